@@ -85,7 +85,7 @@ public enum ExportCommands {
 
 /// Where an export goes: standard output as it is written (made safe for a terminal when it is one), or a file
 /// written beside its name and renamed over it once whole.
-final class ExportTarget {
+struct ExportTarget {
     struct WriteFailed: Error { var errno: Int32 }
 
     private let path: String?

@@ -28,8 +28,12 @@ public enum OrderMail {
         var body: [String] = [words.greeting(entry.recipient.name), ""]
         switch entry.kind {
         case .receipt:
-            subject = Localized("Your receipt for order \(number) from \(shop.name)")
-            body += [words(Localized("Thank you for your order. It is paid, and we will tell you when it ships.")), ""]
+            // A renewal is not a purchase the buyer just made: it says so.
+            subject =
+                order.isRenewal
+                ? Localized("Your subscription renewed: receipt for order \(number) from \(shop.name)")
+                : Localized("Your receipt for order \(number) from \(shop.name)")
+            body += [words(ReceiptHTML.opening(order)), ""]
             body +=
                 summary(order, words) + [
                     "", words(Localized("Paid with \(paidWith).")),

@@ -30,6 +30,7 @@ enum ReceiptHTML {
         rows.append(total(words(order.taxCharged.summaryWords), totals.tax, note: jurisdiction))
         rows.append(total(words(Localized("Total")), totals.total, strong: true, top: true))
         let language = words.translation.language == .pseudo ? "en" : words.translation.language.tag
+        let opening = Self.opening(order)
         return """
             <!doctype html>
             <html lang="\(language)">
@@ -44,7 +45,7 @@ enum ReceiptHTML {
             <div style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5">
             <p style="margin:0 0 16px;font-size:20px;font-weight:700">\(escaped(shop))</p>
             <p style="margin:0 0 8px">\(escaped(greeting))</p>
-            <p style="margin:0 0 24px">\(escaped(words(Localized("Thank you for your order. It is paid, and we will tell you when it ships."))))</p>
+            <p style="margin:0 0 24px">\(escaped(words(opening)))</p>
             <p style="margin:0 0 8px;font-weight:700">\(escaped(words(Localized("Order \(order.number)"))))</p>
             <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;max-width:600px">
             \(rows.joined(separator: "\n"))
@@ -57,6 +58,13 @@ enum ReceiptHTML {
             </html>
 
             """
+    }
+
+    /// The receipt's first words: thanks for an order, or that a subscription renewed.
+    static func opening(_ order: Order) -> Localized {
+        order.isRenewal
+            ? Localized("Your subscription renewed. This delivery is paid, and we will tell you when it ships.")
+            : Localized("Thank you for your order. It is paid, and we will tell you when it ships.")
     }
 
     static func escaped(_ text: String) -> String {

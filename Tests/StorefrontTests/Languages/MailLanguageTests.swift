@@ -74,6 +74,17 @@ struct MailLanguageTests {
         #expect(receipt(self.order(.usd, language: nil, price: 1_800, shipping: 500)).html?.contains(#"<html lang="en">"#) == true)
     }
 
+    @Test func aRenewalsReceiptSaysItIsARenewal() throws {
+        var order = order(.usd, language: nil, price: 1_800, shipping: 500)
+        order.isRenewal = true
+        let mail = receipt(order)
+        #expect(mail.subject == "Your subscription renewed: receipt for order SF-000042 from Storefront")
+        #expect(mail.text.contains("Your subscription renewed. This delivery is paid, and we will tell you when it ships."))
+        #expect(try #require(mail.html).contains("Your subscription renewed."))
+        order.language = "de-DE"
+        #expect(receipt(order).subject == "Ihr Abo wurde verlängert: Quittung für Bestellung SF-000042 bei Storefront")
+    }
+
     @Test func aJapaneseReceiptWritesYenWithoutDecimals() {
         let mail = receipt(order(.jpy, language: "ja-JP", price: 10_000, shipping: 1_500), to: "")
         #expect(mail.subject == "Storefront ご注文SF-000042の領収書")
