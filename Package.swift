@@ -157,7 +157,8 @@ let package = Package(
             name: "ShopServices",
             dependencies: [
                 "LiveObjects",
-                "ShopAPI", "ShopApplication", "ShopBootstrap", "ShopCredentialFile", "ShopIdentity", "ShopModels", "ShopOpenID", "ShopPorts",
+                "ShopAPI", "ShopApplication", "ShopBootstrap", "ShopCredentialFile", "ShopIdentity", "ShopLanguages", "ShopModels", "ShopOpenID",
+                "ShopPorts",
                 "ShopSSH",
                 "ShopSandbox", "ShopSessions", "ShopMetrics",
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -2,6 +2,8 @@ import Foundation
 import MerchantReports
 import ShopApplication
 import ShopBootstrap
+import ShopCredentialFile
+import ShopIdentity
 import ShopMail
 import ShopModels
 import ShopPorts
@@ -80,6 +82,8 @@ public struct MailChoice: Sendable {
     ) throws -> MailDelivery? {
         guard let command = command(environment: environment) ?? defaultCommand else { return nil }
         let fault = FaultHook(environment: environment)
+        var statusLink: (@Sendable (Order) -> String)?
+        if let links = statusLinks(environment: environment) { statusLink = { links.link(for: $0) } }
         return MailDelivery(
             outbox: storage.outbox, orders: storage.orders, transport: SendmailTransport(command: command, deadline: timeout),
             shop: storage.catalog.shop, sender: try sender(shop: storage.catalog.shop, environment: environment), dates: storage.clock.dates,
@@ -87,8 +91,22 @@ public struct MailChoice: Sendable {
             subscriptionMail: SubscriptionMailSource(
                 mailbox: storage.subscriptions, store: storage.subscriptions, catalog: storage.catalog,
                 manage: (webOrigin ?? environment["STOREFRONT_WEB_ORIGIN"]).flatMap { $0.isEmpty ? nil : $0 }),
-            readTheClock: { _ = await storage.currentTime() }
+            readTheClock: { _ = await storage.currentTime() }, statusLink: statusLink
         ) { fault.reached($0.rawValue) }
+    }
+
+    /// The receipts' links to their orders' pages, at the shop's web origin (`--web-origin`, `STOREFRONT_WEB_ORIGIN`)
+    /// under the code key; nil without an origin, or a key that cannot be read (said in the log).
+    func statusLinks(environment: [String: String]) -> OrderStatusLinks? {
+        guard let origin = (webOrigin ?? environment["STOREFRONT_WEB_ORIGIN"]).flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        do {
+            let key = try AccountSignIn.codeKey(
+                environment: environment, credentials: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
+            return OrderStatusLinks(codeKey: key, origin: origin)
+        } catch {
+            announce("mail: receipts carry no status link: the code key cannot be read: \(error)", level: .warning)
+            return nil
+        }
     }
 }
 

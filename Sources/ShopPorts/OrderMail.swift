@@ -17,7 +17,10 @@ public struct MailSender: Hashable, Sendable {
 /// receipt, the shipping notice, and the cancellation and refund notices, in the language and formats the order was
 /// bought in. Cards appear as the shopper saw them (brand and last four), never more.
 public enum OrderMail {
-    public static func compose(_ entry: OutboxEntry, order: Order, events: [OrderEvent], shop: ShopProfile, sender: MailSender) -> MailMessage {
+    /// `statusLink`: where the order's status page is, which a receipt links to; nil where the shop has none.
+    public static func compose(
+        _ entry: OutboxEntry, order: Order, events: [OrderEvent], shop: ShopProfile, sender: MailSender, statusLink: String? = nil
+    ) -> MailMessage {
         let upTo = Array(events.prefix(entry.eventSequence))
         let event = upTo.last
         let before = (try? OrderLifecycle.rebuilt(from: Array(upTo.dropLast())))
@@ -39,6 +42,7 @@ public enum OrderMail {
                     "", words(Localized("Paid with \(paidWith).")),
                     words(Localized("Ships to: \(order.shipTo) (\(order.shippingMethodLabel)).")),
                 ]
+            if let statusLink { body += ["", words(Localized("Follow your order, no sign-in needed: \(statusLink)"))] }
         case .shipped:
             subject = Localized("Your order \(number) has shipped")
             body.append(words(Localized("Your order \(number) is on its way.")))
@@ -72,7 +76,8 @@ public enum OrderMail {
         // The receipt, which a person keeps, comes as HTML too; the short notices are text alone.
         let html =
             entry.kind == .receipt
-            ? ReceiptHTML.page(order, words: words, shop: shop.name, title: title, greeting: words.greeting(entry.recipient.name)) : nil
+            ? ReceiptHTML.page(
+                order, words: words, shop: shop.name, title: title, greeting: words.greeting(entry.recipient.name), statusLink: statusLink) : nil
         return MailMessage(
             from: sender.from, replyTo: sender.replyTo, to: entry.recipient, subject: title, date: event?.at ?? entry.createdAt,
             messageID: entry.messageID, text: body.joined(separator: "\n"), html: html

@@ -5,7 +5,7 @@ import ShopModels
 /// A receipt's HTML part: what the text says, laid out for a mail client. Within 600 px, inline styles only, no
 /// images, no scripts and no remote anything; colours left to the client, so it reads in light and in dark.
 enum ReceiptHTML {
-    static func page(_ order: Order, words: MailWords, shop: String, title: String, greeting: String) -> String {
+    static func page(_ order: Order, words: MailWords, shop: String, title: String, greeting: String, statusLink: String?) -> String {
         let totals = order.totals
         let cell = "padding:6px 0;vertical-align:top"
         let amount = "padding:6px 0 6px 16px;text-align:right;white-space:nowrap;vertical-align:top"
@@ -52,6 +52,10 @@ enum ReceiptHTML {
             </table>
             <p style="margin:24px 0 4px">\(escaped(words(Localized("Ships to: \(order.shipTo) (\(order.shippingMethodLabel))."))))</p>
             <p style="margin:0 0 24px">\(escaped(words(Localized("Paid with \(order.paymentDescription).")))))</p>
+            \(statusLink.map { link in
+                "<p style=\"margin:0 0 24px\"><a href=\"\(escaped(link))\" style=\"display:inline-block;padding:10px 16px;border:1px solid currentColor;border-radius:6px;text-decoration:none;font-weight:700\">"
+                    + escaped(words(Localized("Follow your order"))) + "</a></p>"
+            } ?? "")
             <p style="margin:0;opacity:0.8">\(escaped(words(Localized("Questions? Reply to this message."))))<br>— \(escaped(shop))</p>
             </div>
             </body>

@@ -114,7 +114,7 @@ extension WebFront {
                 answer.headers[.setCookie] = clear
                 return answer
             }
-            if let error = fields["error"] { return refused(words.text("The provider did not sign you in (\(printable(error))).")) }
+            if let error = fields["error"] { return refused(words.text(Localized("The provider did not sign you in (\(printable(error)))."))) }
             guard let state = fields["state"], let code = fields["code"], state.utf8.count <= 64, code.utf8.count <= 2_048,
                 let redirect = redirectURI(id, authority: request.head.authority, origins())
             else { return refused(words.line(WebSignIn.notThisBrowser)) }
@@ -146,7 +146,7 @@ extension WebFront {
         let isHandle: @Sendable (String) -> Bool = { handle in
             (20...64).contains(handle.count) && handle.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
         }
-        let notALink: Localized = "This is not a terminal's sign-in link."
+        let notALink = Localized("This is not a terminal's sign-in link.")
         router.get("/sign-in/terminal/:handle") { request, context in
             let handle = context.parameters.get("handle") ?? ""
             let words = PageWords(request.headers)

@@ -41,8 +41,8 @@ public final class WebFront: Sendable {
 
     /// `log` gets a line per session and refusal; `listening` the bound port once it listens.
     public init(
-        settings: WebFrontSettings, command: SessionCommand, signIn: WebSignIn? = nil, log: @escaping @Sendable (String) -> Void,
-        listening: @escaping @Sendable (Int) async -> Void = { _ in }
+        settings: WebFrontSettings, command: SessionCommand, signIn: WebSignIn? = nil, orderStatus: WebOrderStatus? = nil,
+        log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         let limits = settings.limits
         let admission = AdmissionControl(limits: Self.admissionLimits(limits), front: "web")
@@ -63,6 +63,7 @@ public final class WebFront: Sendable {
         Self.addPages(to: router, settings: settings, signIn: signIn, allowed: allowed) {
             origins.set.withLock { $0.sorted { $0.description < $1.description } }
         }
+        if let orderStatus { Self.addOrderStatus(to: router, title: settings.shopName, status: orderStatus) }
         router.get("/assets/:name") { _, request in
             guard let name = request.parameters.get("name"), let asset = WebPage.asset(named: Substring(name)) else {
                 return Self.response(.notFound, text: "no such file")
@@ -262,7 +263,8 @@ struct SecurityHeaders<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             response = WebFront.response(error.status, text: error.status.reasonPhrase)
         }
-        for field in WebPage.securityHeaders { response.headers[field.name] = field.value }
+        // A page that asks for a stricter referrer policy (the order's page, whose address is its key) keeps it.
+        for field in WebPage.securityHeaders where response.headers[field.name] == nil { response.headers[field.name] = field.value }
         return response
     }
 }

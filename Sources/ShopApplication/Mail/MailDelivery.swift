@@ -27,13 +27,16 @@ public struct MailDelivery: Sendable {
     let subscriptionMail: SubscriptionMailSource?
     /// Reads the shop's clock again before each pass: a message written at a moved clock's time is due at that time.
     private let readTheClock: @Sendable () async -> Void
+    /// The link to an order's status page a receipt carries; nil where the shop has no web front to open it.
+    private let statusLink: (@Sendable (Order) -> String)?
 
     public init(
         outbox: any MailOutbox, orders: any OrderHistory, transport: any MailTransport, shop: ShopProfile, sender: MailSender,
         dates: DateSource, giveUpAfter: Duration = .seconds(3 * 86_400), firstBackoffSeconds: Int = 30,
         subscriptionMail: SubscriptionMailSource? = nil, readTheClock: @escaping @Sendable () async -> Void = {},
-        reached: @escaping @Sendable (Step) -> Void = { _ in }
+        statusLink: (@Sendable (Order) -> String)? = nil, reached: @escaping @Sendable (Step) -> Void = { _ in }
     ) {
+        self.statusLink = statusLink
         self.subscriptionMail = subscriptionMail
         self.readTheClock = readTheClock
         self.firstBackoff = firstBackoffSeconds
@@ -78,7 +81,8 @@ public struct MailDelivery: Sendable {
                     throw MailTransportError("order \(entry.orderNumber) is gone")
                 }
                 let message = OrderMail.compose(
-                    entry, order: order, events: try await orders.events(orderNumber: entry.orderNumber), shop: shop, sender: sender)
+                    entry, order: order, events: try await orders.events(orderNumber: entry.orderNumber), shop: shop, sender: sender,
+                    statusLink: statusLink?(order))
                 try await transport.send(message)
                 reached(.afterSending)
                 try await outbox.record(.sent, for: entry.id, at: dates.now())
