@@ -49,7 +49,8 @@ struct SubscriberYearJourneyTests {
         #expect(subscription["period"] as? Int == 3 && subscription["status"] as? String == "active", "\(subscription)")
         let renewal = try #require(try cli.orders().last)
         #expect(renewal["number"] as? String != first && renewal["total"] as? Int == each, "\(renewal)")
-        #expect(try subjects() == ["Your receipt for order \(renewal["number"] ?? "") from Storefront"])
+        // Its receipt says it is a renewal, not a purchase the subscriber just made.
+        #expect(try subjects() == ["Your subscription renewed: receipt for order \(renewal["number"] ?? "") from Storefront"])
 
         // The card is changed to one with no money; the next renewal fails, and the subscriber is told when it is tried again.
         try changeSubscription(shop, terminal, key: key, to: "Charge Visa ••9995", saying: "Saved.")
