@@ -43,7 +43,8 @@ public enum WebOrderStatusReader {
             // The order's own locale formats its money and days where the browser names none the shop speaks.
             let words = Translation.forLocale(locale ?? order.language)
             func money(_ amount: Money) -> String {
-                words.money(minorUnits: amount.minorUnits, currency: amount.currency.code, exponent: amount.currency.exponent, english: amount.formatted)
+                words.money(
+                    minorUnits: amount.minorUnits, currency: amount.currency.code, exponent: amount.currency.exponent, english: amount.formatted)
             }
             let tracking = events.compactMap { event -> String? in
                 if case .shipped(let parcel) = event.change { return parcel.trackingURL } else { return nil }

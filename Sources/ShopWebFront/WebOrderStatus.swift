@@ -66,13 +66,17 @@ extension WebFront {
             case .page(let page): response = html(.ok, WebOrderStatusPage.page(page, title: title, words: words))
             case .expired:
                 response = html(
-                    .gone, WebOrderStatusPage.message(words.text(Localized("This link has expired. Sign in to see your orders.")), title: title, words: words))
+                    .gone,
+                    WebOrderStatusPage.message(
+                        words.text(Localized("This link has expired. Sign in to see your orders.")), title: title, words: words))
             case .notFound:
-                response = html(.notFound, WebOrderStatusPage.message(words.text(Localized("This is not a link to an order.")), title: title, words: words))
+                response = html(
+                    .notFound, WebOrderStatusPage.message(words.text(Localized("This is not a link to an order.")), title: title, words: words))
             case .unavailable:
                 response = html(
                     .serviceUnavailable,
-                    WebOrderStatusPage.message(words.text(Localized("The shop cannot show this order just now. Try again in a minute.")), title: title, words: words))
+                    WebOrderStatusPage.message(
+                        words.text(Localized("The shop cannot show this order just now. Try again in a minute.")), title: title, words: words))
             }
             // The link is the key to the page: no other site learns it from a click away.
             response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
