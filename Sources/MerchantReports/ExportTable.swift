@@ -84,10 +84,12 @@ public enum CSV {
     }
 }
 
-/// JSON's string syntax, for the rows written one at a time.
-enum JSONText {
-    static func string(_ text: String) -> String {
+/// JSON's string syntax, for rows and log lines written one at a time: quotes, backslashes and every control
+/// character (C0, DEL, C1) escaped; the rest as it is (UTF-8).
+public enum JSONText {
+    public static func string(_ text: String) -> String {
         var out = "\""
+        out.reserveCapacity(text.utf8.count + 2)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -95,7 +97,8 @@ enum JSONText {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value):
+                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
             default: out.unicodeScalars.append(scalar)
             }
         }

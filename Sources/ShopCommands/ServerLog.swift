@@ -1,6 +1,7 @@
 import Foundation
 import LiveObjects
 import Logging
+import MerchantReports
 import ShopMetrics
 import ShopModels
 import StorefrontUI
@@ -190,23 +191,7 @@ struct LogLine {
     }
 
     /// A JSON string: quotes, backslashes and every control character escaped; the rest as it is (UTF-8).
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x80...0x9F).contains(scalar.value):
-                out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ text: String) -> String { JSONText.string(text) }
 }
 
 /// Every library's log (Hummingbird's, its WebSocket's, swift-service-lifecycle's) as the shop's own lines: through
