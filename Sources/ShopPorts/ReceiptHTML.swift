@@ -71,19 +71,5 @@ enum ReceiptHTML {
             : Localized("Thank you for your order. It is paid, and we will tell you when it ships.")
     }
 
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
 }

@@ -95,20 +95,7 @@ enum WebPage {
         return files
     }()
 
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
 }
 
 /// A page's words in the visitor's language, as their browser's `Accept-Language` asks (English where it names none
