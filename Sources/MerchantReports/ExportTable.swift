@@ -61,6 +61,18 @@ public struct ExportWriter {
     public func end() throws {
         if format == .json { try write("\n]}\n") }
     }
+
+    /// `begin`, each row `produce` hands over as it reads them, then `end`; returns how many rows it wrote.
+    mutating func streaming(_ produce: ((_ row: [ExportCell]) throws -> Void) async throws -> Void) async throws -> Int {
+        try begin()
+        var count = 0
+        try await produce { cells in
+            try row(cells)
+            count += 1
+        }
+        try end()
+        return count
+    }
 }
 
 /// RFC 4180: records end in CRLF; a field with a comma, a quote, a CR or an LF is quoted, its quotes doubled.

@@ -33,24 +33,10 @@ public enum PeriodReports {
         switch kind {
         case .orders:
             var writer = ExportWriter(format: format, columns: orderColumns, header: header, write: write)
-            try writer.begin()
-            var count = 0
-            try await eachOrder(in: period, from: source) { order in
-                try writer.row(orderRow(order))
-                count += 1
-            }
-            try writer.end()
-            return count
+            return try await writer.streaming { row in try await eachOrder(in: period, from: source) { try row(orderRow($0)) } }
         case .refunds:
             var writer = ExportWriter(format: format, columns: refundColumns, header: header, write: write)
-            try writer.begin()
-            var count = 0
-            try await eachRefund(in: period, from: source) { refund in
-                try writer.row(refundRow(refund))
-                count += 1
-            }
-            try writer.end()
-            return count
+            return try await writer.streaming { row in try await eachRefund(in: period, from: source) { try row(refundRow($0)) } }
         case .salesByDay:
             var days = Totals<DayKey, DaySales>()
             try await eachOrder(in: period, from: source) { order in

@@ -67,14 +67,7 @@ struct APIOrdersTests {
             #expect(try await client.call(.post, "/v1/addresses", token: token, json: berlin).status == .created)
             #expect(try await client.call(.post, "/v1/cards", token: token, json: #"{"testCard": "card_ok_visa_4242"}"#).status == .created)
             #expect(try await client.call(.put, "/v1/cart/lines/keycap-dusk", token: token, json: #"{"quantity": 1}"#).status == .ok)
-            var headers = HTTPFields()
-            headers[.authorization] = "Bearer \(token.secret)"
-            headers[.contentType] = "application/json"
-            headers[HTTPField.Name("Idempotency-Key")!] = "berlin-1"
-            headers[.acceptLanguage] = "de-DE,de;q=0.9,en;q=0.5"
-            let created = try await client.execute(uri: "/v1/orders", method: .post, headers: headers, body: ByteBuffer(string: "{}")) {
-                APIReply(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body))
-            }
+            let created = try await client.order(token, key: "berlin-1", json: "{}", language: "de-DE,de;q=0.9,en;q=0.5")
             #expect(created.status == .created, "\(created.text)")
             // $64.00 in the Europe market: €56 (whole euros), DHL €15, VAT included.
             let total = created.json["total"] as? [String: Any]
@@ -102,21 +95,11 @@ struct APIOrdersTests {
             #expect(try await client.call(.get, "/v1/orders", token: token).json["totalCount"] as? Int == 0, "a declined order is not shown")
 
             // Asked in German, the decline is in the shopper's German, and says so; a refused code too.
-            var headers = HTTPFields()
-            headers[.authorization] = "Bearer \(token.secret)"
-            headers[.contentType] = "application/json"
-            headers[HTTPField.Name("Idempotency-Key")!] = "k-de"
-            headers[.acceptLanguage] = "de-DE"
-            let german = try await client.execute(uri: "/v1/orders", method: .post, headers: headers, body: ByteBuffer(string: "{}")) {
-                APIReply(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body))
-            }
+            let german = try await client.order(token, key: "k-de", json: "{}", language: "de-DE")
             #expect(german.status.code == 402 && german.headers[.contentLanguage] == "de", "\(german.text)")
             #expect(german.json["detail"] as? String == "Ihre Karte ist nicht ausreichend gedeckt.", "\(german.text)")
             #expect(german.json["title"] as? String == "The payment did not go through", "the API's own words stay English")
-            headers[HTTPField.Name("Idempotency-Key")!] = "k-de-code"
-            let code = try await client.execute(
-                uri: "/v1/orders", method: .post, headers: headers, body: ByteBuffer(string: #"{"discountCode": "NOSUCH"}"#)
-            ) { APIReply(status: $0.status, headers: $0.headers, body: Data(buffer: $0.body)) }
+            let code = try await client.order(token, key: "k-de-code", json: #"{"discountCode": "NOSUCH"}"#, language: "de-DE")
             #expect(code.json["detail"] as? String == "discountCode: Diesen Code gibt es in diesem Shop nicht.", "\(code.text)")
             let errors = code.json["errors"] as? [[String: Any]]
             #expect(errors?.first?["message"] as? String == "That code is not one this shop has.", "a field's message stays the API's own")
@@ -252,11 +235,13 @@ struct APIOrdersTests {
 }
 
 extension TestClientProtocol {
-    func order(_ token: PersonalAccessToken, key: String, json: String) async throws -> APIReply {
+    /// `POST /v1/orders` under `key`, asking for `language` where one is given.
+    func order(_ token: PersonalAccessToken, key: String, json: String, language: String? = nil) async throws -> APIReply {
         var headers = HTTPFields()
         headers[.authorization] = "Bearer \(token.secret)"
         headers[.contentType] = "application/json"
         headers[HTTPField.Name("Idempotency-Key")!] = key
+        if let language { headers[.acceptLanguage] = language }
         return try await execute(uri: "/v1/orders", method: .post, headers: headers, body: ByteBuffer(string: json)) { response in
             APIReply(status: response.status, headers: response.headers, body: Data(buffer: response.body))
         }
