@@ -51,7 +51,7 @@ enum ReceiptHTML {
             \(rows.joined(separator: "\n"))
             </table>
             <p style="margin:24px 0 4px">\(escaped(words(Localized("Ships to: \(order.shipTo) (\(order.shippingMethodLabel))."))))</p>
-            <p style="margin:0 0 24px">\(escaped(words(Localized("Paid with \(order.paymentDescription).")))))</p>
+            <p style="margin:0 0 24px">\(escaped(words(Localized("Paid with \(order.paymentDescription)."))))</p>
             \(statusLink.map { link in
                 "<p style=\"margin:0 0 24px\"><a href=\"\(escaped(link))\" style=\"display:inline-block;padding:10px 16px;border:1px solid currentColor;border-radius:6px;text-decoration:none;font-weight:700\">"
                     + escaped(words(Localized("Follow your order"))) + "</a></p>"

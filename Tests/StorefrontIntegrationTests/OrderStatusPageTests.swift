@@ -40,6 +40,19 @@ struct OrderStatusPageTests {
         #expect(receipt["html"]?.contains(link.replacingOccurrences(of: "&", with: "&amp;")) == true)
         let path = String(link.dropFirst(origin.count))
 
+        // Chromium renders the HTML part at a phone's width: the items, the tax and the link to follow the order.
+        let receiptFile = root + "/receipt.html"
+        try (receipt["html"] ?? "").write(toFile: receiptFile, atomically: true, encoding: .utf8)
+        let browser = try Browser(width: 420, height: 900)
+        try browser.must(["op": "open", "url": "file://" + receiptFile])
+        for text in ["1 × Dusk Keycap Set", "1 × stdout Mug", "Sales tax", "US-CA", "Follow your order"] {
+            try browser.must(["op": "waitPage", "text": text, "timeout": 10])
+        }
+        let shot = root + "/receipt.png"
+        try browser.must(["op": "screenshot", "path": shot])
+        let png = try Data(contentsOf: URL(fileURLWithPath: shot))
+        #expect(png.count > 10_000 && png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), "a picture of the receipt")
+
         let page = try get(path, port: web.port)
         #expect(page.status == 200, "\(page.head)")
         #expect(page.body.contains("1 × Dusk Keycap Set") && page.body.contains("1 × stdout Mug") && page.body.contains("Paid"), "\(page.body)")

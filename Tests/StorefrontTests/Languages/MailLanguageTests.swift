@@ -65,6 +65,7 @@ struct MailLanguageTests {
         #expect(html.contains(#"<html lang="de">"#) && html.contains("Vielen Dank für Ihre Bestellung."))
         #expect(html.contains("2 × Mug &lt;script&gt;alert(1)&lt;/script&gt;") && !html.contains("<script>"), "\(html)")
         #expect(html.contains("2.474,90\u{A0}€") && html.contains("inkl. VAT 19%") && html.contains(">DE</span>"), "the tax and its jurisdiction")
+        #expect(html.contains(">Bezahlt mit Visa ••4242.</p>"), "the card, and nothing after its sentence")
         let raw = mail.rfc5322
         let boundary = try #require(raw.firstMatch(of: /Content-Type: multipart\/alternative; boundary="([^"]+)"/)?.1)
         #expect(boundary.hasPrefix("=_sf_"))
