@@ -159,8 +159,8 @@ public enum FrontCommands {
         let mailer = try start.mail.startLoop(storage: storage, environment: environment)
         let front: RunningWebShop
         do throws(ServiceStartFailure) {
-            let orderStatus = WebOrderStatusReader.make(storage: storage, environment: environment, log: { announce("web: \($0)", level: .warning) })
-            front = try await WebShopService.start(settings, command: command, signIn: signIn, orderStatus: orderStatus, log: announce)
+            let mailPages = WebMailPageReaders.make(storage: storage, environment: environment, log: { announce("web: \($0)", level: .warning) })
+            front = try await WebShopService.start(settings, command: command, signIn: signIn, mailPages: mailPages, log: announce)
         } catch {
             await mailer?.stop()
             throw error.told()

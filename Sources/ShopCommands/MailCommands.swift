@@ -83,28 +83,33 @@ public struct MailChoice: Sendable {
         guard let command = command(environment: environment) ?? defaultCommand else { return nil }
         let fault = FaultHook(environment: environment)
         var statusLink: (@Sendable (Order) -> String)?
-        if let links = statusLinks(environment: environment) { statusLink = { links.link(for: $0) } }
+        var subscriptionLink: (@Sendable (SubscriptionLinkAction, Subscription) -> String)?
+        if let links = mailLinks(environment: environment) {
+            statusLink = { links.orders.link(for: $0) }
+            subscriptionLink = { links.subscriptions.link($0, for: $1) }
+        }
         return MailDelivery(
             outbox: storage.outbox, orders: storage.orders, transport: SendmailTransport(command: command, deadline: timeout),
             shop: storage.catalog.shop, sender: try sender(shop: storage.catalog.shop, environment: environment), dates: storage.clock.dates,
             giveUpAfter: .seconds(giveUpHours * 3_600), firstBackoffSeconds: retryAfter,
             subscriptionMail: SubscriptionMailSource(
                 mailbox: storage.subscriptions, store: storage.subscriptions, catalog: storage.catalog,
-                manage: (webOrigin ?? environment["STOREFRONT_WEB_ORIGIN"]).flatMap { $0.isEmpty ? nil : $0 }),
+                manage: (webOrigin ?? environment["STOREFRONT_WEB_ORIGIN"]).flatMap { $0.isEmpty ? nil : $0 }, links: subscriptionLink),
             readTheClock: { _ = await storage.currentTime() }, statusLink: statusLink
         ) { fault.reached($0.rawValue) }
     }
 
-    /// The receipts' links to their orders' pages, at the shop's web origin (`--web-origin`, `STOREFRONT_WEB_ORIGIN`)
-    /// under the code key; nil without an origin, or a key that cannot be read (said in the log).
-    func statusLinks(environment: [String: String]) -> OrderStatusLinks? {
+    /// The mails' links (a receipt's status link, a reminder's skip) at the shop's web origin (`--web-origin`,
+    /// `STOREFRONT_WEB_ORIGIN`), signed under the code key; nil without an origin, or a key that cannot be read (said
+    /// in the log).
+    func mailLinks(environment: [String: String]) -> MailLinks? {
         guard let origin = (webOrigin ?? environment["STOREFRONT_WEB_ORIGIN"]).flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
         do {
             let key = try AccountSignIn.codeKey(
                 environment: environment, credentials: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
-            return OrderStatusLinks(codeKey: key, origin: origin)
+            return MailLinks(codeKey: key, origin: origin)
         } catch {
-            announce("mail: receipts carry no status link: the code key cannot be read: \(error)", level: .warning)
+            announce("mail: messages carry no links to the web front: the code key cannot be read: \(error)", level: .warning)
             return nil
         }
     }

@@ -109,9 +109,9 @@ public enum UpCommands {
             stack.push { command.host?.stop() }
             sessionChecks += [AdminListening.sessions(command.host, name: "web sessions")].compactMap { $0 }
             let finalSettings = settings
-            let orderStatus = WebOrderStatusReader.make(storage: storage, environment: environment, log: { announce("web: \($0)", level: .warning) })
+            let mailPages = WebMailPageReaders.make(storage: storage, environment: environment, log: { announce("web: \($0)", level: .warning) })
             let web = try await told { () async throws(ServiceStartFailure) in
-                try await WebShopService.start(finalSettings, command: command, signIn: signIn, orderStatus: orderStatus) { announce("web: \($0)") }
+                try await WebShopService.start(finalSettings, command: command, signIn: signIn, mailPages: mailPages) { announce("web: \($0)") }
             }
             stack.pushFront { _ = await web.stop() }
             running.web = web

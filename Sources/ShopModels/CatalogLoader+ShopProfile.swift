@@ -41,6 +41,16 @@ extension CatalogLoader {
                 fail(key, "must be an email address such as shop@example.com")
             }
         }
+        if let days = fields["renewalReminderDays"] {
+            if let days = days.integerValue,
+                (Int64(ShopProfile.renewalReminderDaysRange.lowerBound)...Int64(ShopProfile.renewalReminderDaysRange.upperBound)).contains(days)
+            {
+                profile.renewalReminderDays = Int(days)
+            } else {
+                let range = ShopProfile.renewalReminderDaysRange
+                fail("renewalReminderDays", "must be a whole number of days from \(range.lowerBound) (no reminders) to \(range.upperBound)")
+            }
+        }
         if let country = fields["country"] {
             if let country = country.stringValue, country.count == 2, country.allSatisfy({ $0.isASCII && $0.isLetter }) {
                 profile.countryCode = country.uppercased()

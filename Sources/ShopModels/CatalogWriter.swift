@@ -24,6 +24,7 @@ public enum CatalogWriter {
         }
         if let email = shop.email { fields["email"] = email }
         if let replyTo = shop.replyTo { fields["replyTo"] = replyTo }
+        if shop.renewalReminderDays != ShopProfile.defaultRenewalReminderDays { fields["renewalReminderDays"] = shop.renewalReminderDays }
         return fields
     }
 

@@ -31,6 +31,9 @@ public struct MailMessage: Hashable, Sendable {
     public var text: String
     /// The same message as HTML, for clients that show it (`multipart/alternative`, after the text); nil for text only.
     public var html: String?
+    /// Where a mail client stops messages of this kind in one click (`List-Unsubscribe`, with RFC 8058's
+    /// `List-Unsubscribe-Post`): an HTTPS or HTTP address that takes a POST; nil for a message one cannot stop.
+    public var unsubscribe: String?
 
     public init(
         from: MailAddress, replyTo: MailAddress? = nil, to: MailAddress, subject: String, date: Date, messageID: String, text: String,
@@ -60,6 +63,9 @@ public struct MailMessage: Hashable, Sendable {
             "Message-ID: \(messageID)",
             "MIME-Version: 1.0",
         ]
+        if let unsubscribe {
+            headers += ["List-Unsubscribe: <\(Self.oneLine(unsubscribe))>", "List-Unsubscribe-Post: List-Unsubscribe=One-Click"]
+        }
         guard let html else {
             headers += ["Content-Type: text/plain; charset=utf-8", "Content-Transfer-Encoding: quoted-printable"]
             return headers.joined(separator: "\n") + "\n\n" + Self.quotedPrintable(text) + "\n"

@@ -16,6 +16,11 @@ public struct ShopProfile: Hashable, Sendable {
     /// The address the shop's messages to shoppers come from, and where replies go (`store.email`, `store.replyTo`).
     public var email: String?
     public var replyTo: String?
+    /// How many days before a renewal its subscriber is reminded of it (`store.renewalReminderDays`); 0: never.
+    public var renewalReminderDays = ShopProfile.defaultRenewalReminderDays
+    public static let defaultRenewalReminderDays = 3
+    /// The most days ahead a reminder may come: the shortest interval is a week.
+    public static let renewalReminderDaysRange = 0...6
 
     public init(
         name: String, merchantIdentifier: String, countryCode: String, currency: Currency,

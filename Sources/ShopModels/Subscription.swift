@@ -50,6 +50,10 @@ public struct Subscription: Hashable, Sendable, Codable {
     public var lastFailure: String?
     /// The locale its subscriber bought it in (`de-DE`): its renewals and mails are in it; nil for English.
     public var language: String?
+    /// The period the subscriber was last reminded of before its renewal (nil: none yet), so each is reminded once.
+    public var remindedPeriod: Int?
+    /// When the subscriber stopped the reminders before renewals (from a reminder's link); nil while they come.
+    public var remindersStopped: Date?
 
     public init(
         id: String, customerID: String, productID: ProductID, variantSKU: ProductID? = nil, quantity: Int, intervalWeeks: Int,

@@ -22,11 +22,13 @@ public enum SubscriptionChange: Hashable, Sendable {
     /// The subscriber is paying the missed renewal on the payment sheet: the worker's next try waits until `until`, so
     /// the period is not charged twice.
     case payingMissed(until: Date)
+    /// The reminders before renewals stop (false) or come again (true).
+    case reminders(on: Bool)
 
     /// The history's kind for it.
     public var kind: String {
         switch self {
-        case .skipNext, .keepNext, .interval, .shipTo, .card, .payingMissed: "changed"
+        case .skipNext, .keepNext, .interval, .shipTo, .card, .payingMissed, .reminders: "changed"
         case .pause: "paused"
         case .resume: "resumed"
         case .cancelAtPeriodEnd, .cancelNow: "canceled"
@@ -46,6 +48,7 @@ public enum SubscriptionChange: Hashable, Sendable {
         case .shipTo(let contact): "ships to \(contact.shipToLine)"
         case .card(_, let description): "charged to \(description)"
         case .payingMissed: "the subscriber pays the missed delivery on the payment sheet"
+        case .reminders(let on): on ? "reminders before renewals come again" : "reminders before renewals stopped"
         }
     }
 }
@@ -107,6 +110,11 @@ extension Subscription {
         case .payingMissed(let until):
             guard status == .pastDue else { return .failure(.init("This subscription has no missed delivery to pay.")) }
             next.dueAt = max(dueAt, until)
+        case .reminders(let on):
+            guard (remindersStopped == nil) != on else {
+                return .failure(.init(on ? "Reminders before renewals come already." : "Reminders before renewals are stopped already."))
+            }
+            next.remindersStopped = on ? nil : now
         case .card(let id, let description):
             next.cardID = id
             next.cardDescription = description

@@ -71,13 +71,14 @@ public enum OrderMail {
             if !reason.isEmpty { body.append(words(Localized("Reason: \(MailMessage.oneLine(reason))"))) }
             body += ["", words(Localized("Order total: \(order.totals.total)"))]
         }
-        body += words.closing(shop: shop.name)
         let title = words(subject)
-        // The receipt, which a person keeps, comes as HTML too; the short notices are text alone.
+        let greeting = words.greeting(entry.recipient.name)
+        // The receipt, which a person keeps, is laid out as a table; a notice is its text's paragraphs.
         let html =
             entry.kind == .receipt
-            ? ReceiptHTML.page(
-                order, words: words, shop: shop.name, title: title, greeting: words.greeting(entry.recipient.name), statusLink: statusLink) : nil
+            ? ReceiptHTML.page(order, words: words, shop: shop.name, title: title, greeting: greeting, statusLink: statusLink)
+            : MailHTML.notice(Array(body.dropFirst(2)), words: words, title: title, shop: shop.name, greeting: greeting)
+        body += words.closing(shop: shop.name)
         return MailMessage(
             from: sender.from, replyTo: sender.replyTo, to: entry.recipient, subject: title, date: event?.at ?? entry.createdAt,
             messageID: entry.messageID, text: body.joined(separator: "\n"), html: html

@@ -2,8 +2,7 @@ import Foundation
 import ShopLanguages
 import ShopModels
 
-/// A receipt's HTML part: what the text says, laid out for a mail client. Within 600 px, inline styles only, no
-/// images, no scripts and no remote anything; colours left to the client, so it reads in light and in dark.
+/// A receipt's HTML part: what the text says, laid out for a mail client, as every HTML part is (`MailHTML`).
 enum ReceiptHTML {
     static func page(_ order: Order, words: MailWords, shop: String, title: String, greeting: String, statusLink: String?) -> String {
         let totals = order.totals
@@ -29,39 +28,20 @@ enum ReceiptHTML {
         let jurisdiction = order.taxCharged.jurisdiction.isEmpty ? nil : order.taxCharged.jurisdiction
         rows.append(total(words(order.taxCharged.summaryWords), totals.tax, note: jurisdiction))
         rows.append(total(words(Localized("Total")), totals.total, strong: true, top: true))
-        let language = words.translation.language == .pseudo ? "en" : words.translation.language.tag
         let opening = Self.opening(order)
-        return """
-            <!doctype html>
-            <html lang="\(language)">
-            <head>
-            <meta charset="utf-8">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <meta name="color-scheme" content="light dark">
-            <meta name="supported-color-schemes" content="light dark">
-            <title>\(escaped(title))</title>
-            </head>
-            <body style="margin:0;padding:0">
-            <div style="max-width:600px;margin:0 auto;padding:24px 16px;font-family:-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;font-size:16px;line-height:1.5">
-            <p style="margin:0 0 16px;font-size:20px;font-weight:700">\(escaped(shop))</p>
-            <p style="margin:0 0 8px">\(escaped(greeting))</p>
-            <p style="margin:0 0 24px">\(escaped(words(opening)))</p>
-            <p style="margin:0 0 8px;font-weight:700">\(escaped(words(Localized("Order \(order.number)"))))</p>
-            <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;max-width:600px">
-            \(rows.joined(separator: "\n"))
-            </table>
-            <p style="margin:24px 0 4px">\(escaped(words(Localized("Ships to: \(order.shipTo) (\(order.shippingMethodLabel))."))))</p>
-            <p style="margin:0 0 24px">\(escaped(words(Localized("Paid with \(order.paymentDescription)."))))</p>
-            \(statusLink.map { link in
-                "<p style=\"margin:0 0 24px\"><a href=\"\(escaped(link))\" style=\"display:inline-block;padding:10px 16px;border:1px solid currentColor;border-radius:6px;text-decoration:none;font-weight:700\">"
-                    + escaped(words(Localized("Follow your order"))) + "</a></p>"
-            } ?? "")
-            <p style="margin:0;opacity:0.8">\(escaped(words(Localized("Questions? Reply to this message."))))<br>— \(escaped(shop))</p>
-            </div>
-            </body>
-            </html>
-
-            """
+        let link = statusLink.map { MailHTML.button(words(Localized("Follow your order")), to: $0) } ?? ""
+        return MailHTML.document(
+            words: words, title: title, shop: shop, greeting: greeting,
+            content: """
+                <p style="margin:0 0 24px">\(escaped(words(opening)))</p>
+                <p style="margin:0 0 8px;font-weight:700">\(escaped(words(Localized("Order \(order.number)"))))</p>
+                <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="border-collapse:collapse;width:100%;max-width:600px">
+                \(rows.joined(separator: "\n"))
+                </table>
+                <p style="margin:24px 0 4px">\(escaped(words(Localized("Ships to: \(order.shipTo) (\(order.shippingMethodLabel))."))))</p>
+                <p style="margin:0 0 24px">\(escaped(words(Localized("Paid with \(order.paymentDescription)."))))</p>
+                \(link)
+                """)
     }
 
     /// The receipt's first words: thanks for an order, or that a subscription renewed.
@@ -71,5 +51,5 @@ enum ReceiptHTML {
             : Localized("Thank you for your order. It is paid, and we will tell you when it ships.")
     }
 
-    static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
+    static func escaped(_ text: String) -> String { MailHTML.escaped(text) }
 }

@@ -7,9 +7,11 @@ import ShopModels
 /// subscriber saw them (brand and last four), never more.
 public enum SubscriptionMail {
     /// `product` names what is delivered; `manage` is where the subscriber pays a missed renewal (passing the bank's
-    /// check there) or changes the card: the shop's address, or nil where none is configured.
+    /// check there) or changes the card: the shop's address, or nil where none is configured. `links` makes a
+    /// reminder's signed links (nil where the shop has no web origin: the reminder says where in the shop instead).
     public static func compose(
-        _ entry: SubscriptionMailEntry, subscription: Subscription, product: String, shop: ShopProfile, sender: MailSender, manage: String?
+        _ entry: SubscriptionMailEntry, subscription: Subscription, product: String, shop: ShopProfile, sender: MailSender, manage: String?,
+        links: ((SubscriptionLinkAction) -> String)? = nil
     ) -> MailMessage {
         let event = entry.event
         let words = MailWords(locale: subscription.language)
@@ -23,7 +25,17 @@ public enum SubscriptionMail {
             "Nothing was sent or charged. We try again on \(day: subscription.dueAt) (UTC); after the last try the subscription ends.")
         let subject: Localized
         var body: [String] = [words.greeting(entry.recipient.name), ""]
+        var buttons: [(label: String, link: String)] = []
+        var html: (lines: [String], after: [String])?
+        var unsubscribe: String?
         switch (event.kind, event.actor) {
+        case ("reminder", _):
+            let reminder = Reminder(subscription: subscription, product: product, words: words, whereTo: whereTo, links: links)
+            subject = reminder.subject
+            body += reminder.lines
+            buttons = reminder.buttons
+            html = (reminder.htmlLines, reminder.htmlAfter)
+            unsubscribe = links?(.stopReminders)
         case ("failed", _):
             subject = Localized("Your \(product) subscription could not be renewed")
             // A final decline, or the bank wanting the subscriber: nothing is tried again until they act.
@@ -73,9 +85,15 @@ public enum SubscriptionMail {
                 words(Localized("Nothing more will be charged to \(card).")),
             ]
         }
+        let title = words(subject)
+        let page = MailHTML.notice(
+            html?.lines ?? Array(body.dropFirst(2)), words: words, title: title, shop: shop.name, greeting: words.greeting(entry.recipient.name),
+            buttons: buttons, after: html?.after ?? [])
         body += words.closing(shop: shop.name)
-        return MailMessage(
-            from: sender.from, replyTo: sender.replyTo, to: entry.recipient, subject: words(subject), date: event.at, messageID: entry.messageID,
-            text: body.joined(separator: "\n"))
+        var message = MailMessage(
+            from: sender.from, replyTo: sender.replyTo, to: entry.recipient, subject: title, date: event.at, messageID: entry.messageID,
+            text: body.joined(separator: "\n"), html: page)
+        message.unsubscribe = unsubscribe
+        return message
     }
 }

@@ -65,18 +65,24 @@ extension SubscriptionRepository {
     /// Makes `change` to subscription `id` for `actor` (`shopper:<customer>`, `merchant:<name>`) at `date`, written in
     /// its history; or why it cannot be made. `offered` are the intervals its product is sold at today. Every front
     /// changes subscriptions through this. With an `owner`, only that customer's subscription is changed: another's
-    /// reads as no such subscription, so nothing tells a shopper which ids exist.
+    /// reads as no such subscription, so nothing tells a shopper which ids exist. With a `period`, it is made only while
+    /// the next renewal is that period's (a reminder's skip skips the renewal it reminded of, never the one after).
     public func change(
-        _ id: String, _ change: SubscriptionChange, offered: [Int] = [], by actor: String, owner: String? = nil, at date: Date
+        _ id: String, _ change: SubscriptionChange, offered: [Int] = [], by actor: String, owner: String? = nil, period: Int? = nil, at date: Date
     ) async throws(SubscriptionRepositoryError) -> Result<Subscription, SubscriptionChangeRefusal> {
         guard let current = try await subscription(id: id), owner == nil || current.customerID == owner else {
             return .failure(.init("No subscription \(id.prefix(100))."))
         }
+        let renewed = SubscriptionChangeRefusal("That delivery has been renewed already: change the next one in your account.")
+        if let period, current.period != period { return .failure(renewed) }
         if case .failure(let refusal) = current.applying(change, at: date, offered: offered) { return .failure(refusal) }
         // A cancel the shop makes is told to the subscriber; their own changes they made themselves.
         let tells = change.kind == "canceled" && !actor.hasPrefix("shopper:") ? current.subscriber : nil
         let event = SubscriptionEvent(at: date, actor: actor, kind: change.kind, detail: change.detail, tells: tells)
-        let changed = try await update(id, worker: nil, event: event) { try? $0.applying(change, at: date, offered: offered).get() }
+        let changed = try await update(id, worker: nil, event: event) { subscription in
+            guard period == nil || subscription.period == period else { return nil }
+            return try? subscription.applying(change, at: date, offered: offered).get()
+        }
         // Read, then changed under the row's lock: a renewal or another front got there between the two.
         guard let changed else { return .failure(.init("The subscription changed meanwhile: look at it again.")) }
         return .success(changed)

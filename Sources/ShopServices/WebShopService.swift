@@ -8,11 +8,11 @@ import ShopWebFront
 /// Order of calls: `start` (bound, or refused) → it serves → `stop` (drains the sessions).
 public enum WebShopService {
     public static func start(
-        _ settings: WebFrontSettings, command: SessionCommand, signIn: WebSignIn? = nil, orderStatus: WebOrderStatus? = nil,
+        _ settings: WebFrontSettings, command: SessionCommand, signIn: WebSignIn? = nil, mailPages: WebMailPages = WebMailPages(),
         log: @escaping @Sendable (String) -> Void
     ) async throws(ServiceStartFailure) -> RunningWebShop {
         let listening = BoundPort()
-        let front = WebFront(settings: settings, command: command, signIn: signIn, orderStatus: orderStatus, log: log) { port in
+        let front = WebFront(settings: settings, command: command, signIn: signIn, mailPages: mailPages, log: log) { port in
             listening.bound(port)
         }
         let (serving, bound) = await listening.serve { try await front.run() }

@@ -41,7 +41,7 @@ public final class WebFront: Sendable {
 
     /// `log` gets a line per session and refusal; `listening` the bound port once it listens.
     public init(
-        settings: WebFrontSettings, command: SessionCommand, signIn: WebSignIn? = nil, orderStatus: WebOrderStatus? = nil,
+        settings: WebFrontSettings, command: SessionCommand, signIn: WebSignIn? = nil, mailPages: WebMailPages = WebMailPages(),
         log: @escaping @Sendable (String) -> Void, listening: @escaping @Sendable (Int) async -> Void = { _ in }
     ) {
         let limits = settings.limits
@@ -63,7 +63,10 @@ public final class WebFront: Sendable {
         Self.addPages(to: router, settings: settings, signIn: signIn, allowed: allowed) {
             origins.set.withLock { $0.sorted { $0.description < $1.description } }
         }
-        if let orderStatus { Self.addOrderStatus(to: router, title: settings.shopName, status: orderStatus) }
+        if let orderStatus = mailPages.orderStatus { Self.addOrderStatus(to: router, title: settings.shopName, status: orderStatus) }
+        if let links = mailPages.subscriptionLinks {
+            Self.addSubscriptionLinks(to: router, title: settings.shopName, allowed: allowed, links: links)
+        }
         router.get("/assets/:name") { _, request in
             guard let name = request.parameters.get("name"), let asset = WebPage.asset(named: Substring(name)) else {
                 return Self.response(.notFound, text: "no such file")

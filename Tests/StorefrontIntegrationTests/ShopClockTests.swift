@@ -32,7 +32,7 @@ struct ShopClockTests {
             let moved = try shop.storefront(["clock", "advance", "--days", "14"])
             #expect(moved.status == 0 && moved.stdout.contains("\(week * 7) days ahead of the wall clock"), "\(moved)")
             let pass = try shop.storefront(["subscriptions-worker", "--once"])
-            #expect(pass.stdout == "renewed 2, skipped 0, failed 0, ended 0, left for later 0\n", "week \(week): \(pass)")
+            #expect(pass.stdout == "renewed 2, skipped 0, failed 0, ended 0, left for later 0, reminded 0\n", "week \(week): \(pass)")
         }
         let orders = try shop.storefront(["orders", "--json"])
         #expect(orders.stdout.components(separatedBy: "\"number\"").count - 1 == 53, "one order, then two a fortnight for a year")

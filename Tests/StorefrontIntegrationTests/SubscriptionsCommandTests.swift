@@ -48,7 +48,7 @@ struct SubscriptionsCommandTests {
         #expect((document["goods"] as? [[String: Any]])?.first?["amount"] as? Int == 5 * 6_400)
 
         let renewed = try storefront(["subscriptions-worker", "--once"])
-        #expect(renewed.status == 0 && renewed.stdout == "renewed 1, skipped 0, failed 0, ended 0, left for later 0\n", "\(renewed)")
+        #expect(renewed.status == 0 && renewed.stdout == "renewed 1, skipped 0, failed 0, ended 0, left for later 0, reminded 0\n", "\(renewed)")
         #expect(try storefront(["subscriptions-worker", "--once"]).stdout == "nothing due\n", "a second pass charges nothing")
         let orders = try storefront(["orders", "--json"])
         #expect(orders.stdout.components(separatedBy: "\"number\"").count - 1 == 1, "one order: \(orders.stdout)")

@@ -10,8 +10,14 @@ public struct SubscriptionMailSource: Sendable {
     public var catalog: any CatalogRepository
     /// Where a subscriber pays a missed renewal or changes the card (`STOREFRONT_WEB_ORIGIN`); nil says "in the shop".
     public var manage: String?
+    /// A reminder's signed link for an action on a subscription (nil without a web origin or code key).
+    public var links: (@Sendable (SubscriptionLinkAction, Subscription) -> String)?
 
-    public init(mailbox: any SubscriptionMailbox, store: any SubscriptionRepository, catalog: any CatalogRepository, manage: String?) {
+    public init(
+        mailbox: any SubscriptionMailbox, store: any SubscriptionRepository, catalog: any CatalogRepository, manage: String?,
+        links: (@Sendable (SubscriptionLinkAction, Subscription) -> String)? = nil
+    ) {
+        self.links = links
         self.mailbox = mailbox
         self.store = store
         self.catalog = catalog
@@ -30,13 +36,22 @@ extension MailDelivery {
                 guard let subscription = try await source.store.subscription(id: entry.subscriptionID) else {
                     throw MailTransportError("subscription \(entry.subscriptionID) is gone")
                 }
+                // A reminder the mail worker comes to after its renewal (it was down) would name a date gone by: given up.
+                if entry.event.kind == "reminder", subscription.remindedPeriod != subscription.period || subscription.dueAt <= dates.now() {
+                    try await source.mailbox.recordMail(
+                        .gaveUp(error: "out of date: the renewal it reminds of has come"), subscription: entry.subscriptionID,
+                        sequence: entry.sequence,
+                        at: dates.now())
+                    pass.gaveUp[id] = "out of date: the renewal it reminds of has come"
+                    continue
+                }
                 let product = try await source.catalog.product(id: subscription.productID)
                 let name = product.map { product in
                     subscription.offer(in: product)?.variant.map { CartLine.name(product.name, $0.title) } ?? product.name
                 }
                 let message = SubscriptionMail.compose(
                     entry, subscription: subscription, product: name ?? subscription.productID.rawValue, shop: shop, sender: sender,
-                    manage: source.manage)
+                    manage: source.manage, links: source.links.map { make in { make($0, subscription) } })
                 try await transport.send(message)
                 reached(.afterSending)
                 try await source.mailbox.recordMail(.sent, subscription: entry.subscriptionID, sequence: entry.sequence, at: dates.now())

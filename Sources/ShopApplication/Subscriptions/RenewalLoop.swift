@@ -29,10 +29,10 @@ public struct RenewalLoop: Sendable {
         }
     }
 
-    /// "renewed 3, skipped 1, failed 1, ended 0, left for later 0"; nil when nothing was due.
+    /// "renewed 3, skipped 1, failed 1, ended 0, left for later 0, reminded 2"; nil when nothing was due.
     public static func line(_ pass: RenewalWorker.Pass) -> String? {
-        guard pass.claimed > 0 else { return nil }
+        guard pass.claimed > 0 || !pass.reminded.isEmpty else { return nil }
         return "renewed \(pass.renewed.count), skipped \(pass.skipped.count), failed \(pass.failed.count), ended \(pass.ended.count), "
-            + "left for later \(pass.leftForLater.count)"
+            + "left for later \(pass.leftForLater.count), reminded \(pass.reminded.count)"
     }
 }

@@ -19,6 +19,8 @@ public struct RenewalWorker: Sendable {
         public var ended: [String] = []
         /// Claimed and left to their lease: the provider did not answer, or the shop's storage failed.
         public var leftForLater: [String] = []
+        /// Subscribers told of a renewal to come (`RenewalReminders.swift`).
+        public var reminded: [String] = []
         public var claimed: Int { renewed.count + skipped.count + failed.count + ended.count + leftForLater.count }
     }
 
@@ -55,17 +57,19 @@ public struct RenewalWorker: Sendable {
         self.batch = batch
     }
 
-    /// Renews everything due at `now`, a batch at a time, until nothing due is left to claim.
+    /// Renews everything due at `now`, a batch at a time, until nothing due is left to claim; then reminds the
+    /// subscribers of the renewals the shop's `renewalReminderDays` ahead.
     public func pass(at now: Date) async throws(SubscriptionRepositoryError) -> Pass {
         var pass = Pass()
         while true {
             let claimed = try await store.claimDue(
                 at: now, limit: batch, worker: name, leaseUntil: now.addingTimeInterval(Double(lease.components.seconds)))
-            guard !claimed.isEmpty else { return pass }
             for subscription in claimed { await renew(subscription, at: now, into: &pass) }
             // Left to its lease, a subscription is not claimable again in this pass: the loop ends when all are.
-            if claimed.count < batch { return pass }
+            if claimed.count < batch { break }
         }
+        try await remind(at: now, days: catalog.shop.renewalReminderDays, into: &pass)
+        return pass
     }
 
     private func renew(_ subscription: Subscription, at now: Date, into pass: inout Pass) async {

@@ -6,23 +6,32 @@ import ShopLanguages
 import ShopModels
 import ShopWebFront
 
-/// The browser front's order pages over the shop's storage: a receipt's link checked under the code key, then the
-/// order and its history read and written in the visitor's language.
-public enum WebOrderStatusReader {
-    /// Nil when the code key cannot be read (said through `log`): no link then opens a page.
+/// The browser front's pages that the shop's mails link to, over the shop's storage: each link checked under the
+/// code key, then read (and for a reminder's link, carried out) in the visitor's language.
+public enum WebMailPageReaders {
+    /// No pages when the code key cannot be read (said through `log`): no link then opens anything.
     public static func make(
         storage: ShopStorage, environment: [String: String], now: @escaping @Sendable () -> Date = Date.init,
         log: @escaping @Sendable (String) -> Void = { _ in }
-    ) -> WebOrderStatus? {
-        let links: OrderStatusLinks
+    ) -> WebMailPages {
+        let links: MailLinks
         do {
             let key = try AccountSignIn.codeKey(
                 environment: environment, credentials: FileCredentialRepository(path: FileCredentialRepository.defaultPath(environment: environment)))
-            links = OrderStatusLinks(codeKey: key, origin: "")
+            links = MailLinks(codeKey: key, origin: "")
         } catch {
-            log("order pages are off: the code key cannot be read: \(error)")
-            return nil
+            log("order and subscription pages are off: the code key cannot be read: \(error)")
+            return WebMailPages()
         }
+        return WebMailPages(
+            orderStatus: orderStatus(links.orders, storage: storage, now: now, log: log),
+            subscriptionLinks: subscriptionLinks(links.subscriptions, storage: storage, log: log))
+    }
+
+    /// A receipt's link: its order's page, read in the visitor's language.
+    static func orderStatus(
+        _ links: OrderStatusLinks, storage: ShopStorage, now: @escaping @Sendable () -> Date, log: @escaping @Sendable (String) -> Void
+    ) -> WebOrderStatus {
         let orders = storage.orders
         return { number, expires, signature, locale in
             switch links.check(number: number, expires: expires, signature: signature, now: now()) {
