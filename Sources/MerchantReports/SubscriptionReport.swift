@@ -28,6 +28,7 @@ public enum SubscriptionReport {
             "sku": s.variantSKU.map { $0.rawValue as Any } ?? NSNull(), "quantity": s.quantity, "intervalWeeks": s.intervalWeeks,
             "period": s.period, "renewsAt": UTCTime(s.renewsAt).iso8601, "dueAt": UTCTime(s.dueAt).iso8601, "failedAttempts": s.failedAttempts,
             "skipsNext": s.skipsNext, "endsAtPeriodEnd": s.endsAtPeriodEnd, "card": s.cardDescription, "shipTo": s.shipTo.shipToLine,
+            "reminders": s.remindersStopped == nil, "remindedPeriod": s.remindedPeriod.map { $0 as Any } ?? NSNull(),
         ]
         if let history {
             object["history"] = history.map { ["at": UTCTime($0.at).iso8601, "actor": $0.actor, "kind": $0.kind, "detail": $0.detail] }

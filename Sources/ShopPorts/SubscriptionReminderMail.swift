@@ -21,7 +21,9 @@ extension SubscriptionMail {
             let quantity = subscription.quantity
             let charge =
                 subscription.unitPrice.map { each in
-                    Localized("We will charge \(subscription.cardDescription) for \(quantity) × \(product) at \(words.money(each)) each, with shipping and tax.")
+                    Localized(
+                        "We will charge \(subscription.cardDescription) for \(quantity) × \(product) at \(words.money(each)) each, with shipping and tax."
+                    )
                 } ?? Localized("We will charge \(subscription.cardDescription) for \(quantity) × \(product), with shipping and tax.")
             var lines = [
                 words(Localized("Your subscription to \(product) renews on \(day: day) (UTC).")), words(charge),
@@ -34,7 +36,8 @@ extension SubscriptionMail {
                 return
             }
             let labelled: [(Localized, SubscriptionLinkAction)] = [
-                (Localized("Skip this delivery"), .skip), (Localized("Pause the subscription"), .pause), (Localized("Cancel the subscription"), .cancel),
+                (Localized("Skip this delivery"), .skip), (Localized("Pause the subscription"), .pause),
+                (Localized("Cancel the subscription"), .cancel),
             ]
             let asks = words(Localized("Each link asks before it changes anything."))
             let stop = words(Localized("Stop these reminders: \(links(.stopReminders))"))

@@ -12,7 +12,8 @@ extension WebMailPageReaders {
     /// Order of calls per request: the link checked (404 altered, 410 past its end) → the subscription read → a GET
     /// asks, saying first what stands in the way → a POST makes the change as the subscriber, every front's way
     /// (`SubscriptionRepository.change`), a skip only while the reminded renewal is still the next one.
-    static func subscriptionLinks(_ links: SubscriptionLinks, storage: ShopStorage, log: @escaping @Sendable (String) -> Void) -> WebSubscriptionLinks {
+    static func subscriptionLinks(_ links: SubscriptionLinks, storage: ShopStorage, log: @escaping @Sendable (String) -> Void) -> WebSubscriptionLinks
+    {
         let store = storage.subscriptions
         let catalog = storage.catalog
         return { asked in
@@ -33,9 +34,10 @@ extension WebMailPageReaders {
             }
             guard let subscription = found else { return .notFound }
             let words = Translation.forLocale(asked.locale ?? subscription.language)
-            let product = ((try? await catalog.product(id: subscription.productID)) ?? nil).map { product in
-                subscription.offer(in: product)?.variant.map { CartLine.name(product.name, $0.title) } ?? product.name
-            } ?? subscription.productID.rawValue
+            let product =
+                ((try? await catalog.product(id: subscription.productID)) ?? nil).map { product in
+                    subscription.offer(in: product)?.variant.map { CartLine.name(product.name, $0.title) } ?? product.name
+                } ?? subscription.productID.rawValue
             let renewal = action == .skip ? period : nil
             guard asked.confirmed else {
                 if let renewal, renewal != subscription.period {

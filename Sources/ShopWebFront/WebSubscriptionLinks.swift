@@ -52,7 +52,9 @@ extension WebFront {
     static func addSubscriptionLinks(
         to router: Router<WebRequestContext>, title: String, allowed: @escaping @Sendable (String?) -> Bool, links: @escaping WebSubscriptionLinks
     ) {
-        @Sendable func request(_ request: Request, _ context: WebRequestContext, fields: [String: String], confirmed: Bool) -> WebSubscriptionLinkRequest {
+        @Sendable func request(_ request: Request, _ context: WebRequestContext, fields: [String: String], confirmed: Bool)
+            -> WebSubscriptionLinkRequest
+        {
             let query = request.uri.queryParameters
             func part(_ name: String, _ most: Int) -> String { String((fields[name] ?? query[Substring(name)].map(String.init) ?? "").prefix(most)) }
             return WebSubscriptionLinkRequest(
@@ -114,7 +116,8 @@ extension WebFront {
         case .expired: response = html(.gone, message(words.text(Localized("This link has expired. Sign in to change your subscription."))))
         case .notFound: response = html(.notFound, message(words.text(Localized("This is not a link to a subscription."))))
         case .unavailable:
-            response = html(.serviceUnavailable, message(words.text(Localized("The shop cannot change this just now. Try again in a minute.")), signIn: false))
+            response = html(
+                .serviceUnavailable, message(words.text(Localized("The shop cannot change this just now. Try again in a minute.")), signIn: false))
         }
         response.headers[HTTPField.Name("Referrer-Policy")!] = "no-referrer"
         return response

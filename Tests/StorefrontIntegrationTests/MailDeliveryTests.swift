@@ -42,7 +42,9 @@ struct MailDeliveryTests {
                     html = message.get_body(preferencelist=("html",))
                     out.append({"from": str(message["From"]), "to": str(message["To"]), "subject": str(message["Subject"]),
                                 "id": str(message["Message-ID"]), "date": str(message["Date"]), "body": text.get_content(),
-                                "html": html.get_content() if html is not None else "", "type": message.get_content_type()})
+                                "html": html.get_content() if html is not None else "", "type": message.get_content_type(),
+                                "list-unsubscribe": str(message["List-Unsubscribe"] or ""),
+                                "list-unsubscribe-post": str(message["List-Unsubscribe-Post"] or "")})
                 print(json.dumps(out))
                 """
             let run = try Subprocess.run("/usr/bin/python3", ["-c", parse, directory])
@@ -107,14 +109,16 @@ struct MailDeliveryTests {
             "\(messages[0]["body"] ?? "")")
         #expect(messages[0]["body"]?.contains("Visa ••4242") == true)
         // The receipt is multipart/alternative, its HTML the same order laid out: the lines, the tax by its jurisdiction, the
-        // total; nothing fetched from elsewhere, nothing run. The notices are text alone.
-        #expect(messages.map { $0["type"] ?? "" } == ["multipart/alternative", "text/plain", "text/plain"])
+        // total; nothing fetched from elsewhere, nothing run. The notices come as HTML too, their links links.
+        #expect(messages.map { $0["type"] ?? "" } == ["multipart/alternative", "multipart/alternative", "multipart/alternative"])
         let html = messages[0]["html"] ?? ""
         #expect(html.contains("2 × Dusk Keycap Set") && html.contains("$137.28") && html.contains("US-CA") && html.contains("Visa ••4242"), "\(html)")
         #expect(!html.contains("<script") && !html.contains("<img") && !html.contains("http"), "no scripts, images or remote parts")
         #expect(html.contains("max-width:600px"))
         #expect(messages[1]["body"]?.contains("Tracking number: 1Z999") == true && messages[1]["body"]?.contains("https://ups.example/1Z999") == true)
         #expect(messages[2]["body"]?.contains("Reason: arrived bent") == true)
+        #expect(messages[1]["html"]?.contains(#"<a href="https://ups.example/1Z999">"#) == true, "\(messages[1]["html"] ?? "")")
+        #expect(messages[2]["html"]?.contains("Reason: arrived bent") == true && messages[2]["html"]?.contains("<script") == false)
         #expect(Set(messages.compactMap { $0["id"] }).count == 3)
         // Nothing is due any more: a second pass sends nothing.
         #expect(try worker(binary, data, command).stdout.isEmpty)

@@ -77,7 +77,8 @@ struct RenewalReminderMailTests {
 
     func parts(_ link: String) throws -> (action: String, period: String, expires: String, signature: String) {
         let match = try #require(
-            link.firstMatch(of: /^https:\/\/shop\.example\/subscription\/sub_SF-000007\/([a-z-]+)\?p=(\d+)&e=(\d+)&s=([A-Za-z0-9_-]{43})$/), "\(link)")
+            link.firstMatch(of: /^https:\/\/shop\.example\/subscription\/sub_SF-000007\/([a-z-]+)\?p=(\d+)&e=(\d+)&s=([A-Za-z0-9_-]{43})$/), "\(link)"
+        )
         return (String(match.1), String(match.2), String(match.3), String(match.4))
     }
 
@@ -85,7 +86,8 @@ struct RenewalReminderMailTests {
         let (action, period, expires, signature) = try parts(links.link(.skip, for: subscription))
         #expect(action == "skip" && period == "4")
         #expect(Double(expires) == Self.renews.timeIntervalSince1970 + SubscriptionLinks.lifetime)
-        func check(_ signature: String, id: String = "sub_SF-000007", action: SubscriptionLinkAction = .skip, period: String = "4") -> SignedLinkCheck {
+        func check(_ signature: String, id: String = "sub_SF-000007", action: SubscriptionLinkAction = .skip, period: String = "4") -> SignedLinkCheck
+        {
             links.check(id: id, action: action, period: period, expires: expires, signature: signature, now: Self.now).0
         }
         #expect(check(signature) == .valid)
