@@ -48,7 +48,9 @@ struct RenewalReminderTests {
         let (storage, _, _) = try await CodeSignInTests().storages(.sqlite)
         let worker = renewals.worker(storage, "one")
         let at = start.addingTimeInterval(-day)
-        for (customer, change) in [("skips", SubscriptionChange.skipNext), ("pauses", .pause), ("ends", .cancelAtPeriodEnd), ("quiet", .reminders(on: false))] {
+        for (customer, change) in [
+            ("skips", SubscriptionChange.skipNext), ("pauses", .pause), ("ends", .cancelAtPeriodEnd), ("quiet", .reminders(on: false)),
+        ] {
             _ = try await renewals.subscribe(storage, customer)
             let changed = try await storage.subscriptions.change("sub_\(customer)", change, by: "shopper:\(customer)", at: at)
             #expect((try? changed.get()) != nil, "\(customer): \(changed)")

@@ -67,7 +67,8 @@ struct RenewalReminderJourneyTests {
         }
         let skip = try link("Skip this delivery", in: body)
         let stop = try link("Stop these reminders", in: body)
-        #expect(reminder["list-unsubscribe"] == "<\(origin)\(stop)>" && reminder["list-unsubscribe-post"] == "List-Unsubscribe=One-Click", "\(reminder)")
+        #expect(
+            reminder["list-unsubscribe"] == "<\(origin)\(stop)>" && reminder["list-unsubscribe-post"] == "List-Unsubscribe=One-Click", "\(reminder)")
 
         // A GET asks and changes nothing (a mail scanner follows links); its form carries the link's parts.
         let asked = try request("GET", skip, port: web.port)
@@ -76,7 +77,8 @@ struct RenewalReminderJourneyTests {
         #expect(try cli.subscription(id)["skipsNext"] as? Bool == false)
         var fields: [String] = []
         for name in ["p", "e", "s"] {
-            let value = try #require(asked.body.firstMatch(of: Regex("name=\"\(name)\" value=\"([^\"]+)\"")).map { String($0.output[1].substring ?? "") })
+            let value = try #require(
+                asked.body.firstMatch(of: Regex("name=\"\(name)\" value=\"([^\"]+)\"")).map { String($0.output[1].substring ?? "") })
             fields.append("\(name)=\(value)")
         }
         let form = fields.joined(separator: "&")

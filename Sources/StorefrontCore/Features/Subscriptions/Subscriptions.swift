@@ -173,7 +173,7 @@ public enum SubscriptionsFeature {
     }
 
     /// What the subscriber can do with `row` as it stands: skip or keep the next delivery, pause or resume, another
-    /// interval, another saved address or card, cancel at the period's end or now.
+    /// interval, another saved address or card, stop or restart the reminders, cancel at the period's end or now.
     static func menuOptions(for row: SubscriptionRow, wallet: WalletContents) -> [SubscriptionMenu.Option] {
         let s = row.subscription
         guard s.status != .canceled else { return [] }
@@ -200,6 +200,10 @@ public enum SubscriptionsFeature {
         options += wallet.cards.filter { $0.id != s.cardID }.map {
             .init(title: Localized("Charge \($0.shortName)  \($0.displayName)"), change: .card(id: $0.id, description: $0.shortName))
         }
+        options.append(
+            s.remindersStopped == nil
+                ? .init(title: Localized("Stop the reminders before renewals"), change: .reminders(on: false))
+                : .init(title: Localized("Remind me before renewals"), change: .reminders(on: true)))
         if !s.endsAtPeriodEnd { options.append(.init(title: Localized("Cancel at the end of the period"), change: .cancelAtPeriodEnd)) }
         options.append(.init(title: Localized("Cancel now"), change: .cancelNow))
         return options
