@@ -156,7 +156,7 @@ struct APIOrderDesk {
     }
 
     /// The order the cart and the chosen address, card and shipping make, or a 422 naming what is missing.
-    private func draft(_ request: Request, owner: String) async throws -> (order: OrderDraft, card: PaymentMethod) {
+    func draft(_ request: Request, owner: String) async throws -> (order: OrderDraft, card: PaymentMethod) {
         let lines = try await shop.carts.lines(forCustomer: owner)
         guard !lines.isEmpty else {
             throw APIProblem(

@@ -54,6 +54,8 @@ extension ShopAPIService {
         case .resume: return .resume
         case .cancelAtPeriodEnd: return .cancelAtPeriodEnd
         case .cancelNow: return .cancelNow
+        case .stopReminders: return .reminders(on: false)
+        case .startReminders: return .reminders(on: true)
         case .interval:
             guard let weeks = body.intervalWeeks else { throw missing("intervalWeeks", "is required for an interval change") }
             return .interval(weeks: weeks)

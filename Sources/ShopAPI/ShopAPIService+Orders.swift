@@ -10,9 +10,7 @@ extension ShopAPIService {
         let desk = APIOrderDesk(shop: shop, commerce: commerce)
         // The key as it was sent: the generated code percent-decodes headers, and `pct-%41` is not `pct-A`.
         let placed = try await desk.place(
-            .init(
-                addressID: body.addressId, cardID: body.cardId, shippingMethod: body.shippingMethod, discountCode: body.discountCode,
-                subscribeEveryWeeks: body.subscribeEveryWeeks),
+            .init(body),
             owner: caller.token.owner,
             key: APICaller.idempotencyKey ?? input.headers.idempotencyKey
         )
@@ -24,6 +22,15 @@ extension ShopAPIService {
             shown.nextAction = .init(_type: .redirectToUrl, url: url)
             return .accepted(.init(body: .json(shown)))
         }
+    }
+
+    func previewOrder(_ input: Operations.PreviewOrder.Input) async throws -> Operations.PreviewOrder.Output {
+        let caller = try APICaller.required(.shop)
+        guard case .json(let body) = input.body else { throw APIProblem(.invalidRequest, "The body must be JSON.") }
+        let preview = try await APIOrderDesk(shop: shop, commerce: commerce).preview(
+            .init(body),
+            owner: caller.token.owner)
+        return .ok(.init(body: .json(preview)))
     }
 
     func listOrders(_ input: Operations.ListOrders.Input) async throws -> Operations.ListOrders.Output {

@@ -67,7 +67,8 @@ extension APIModels {
         .init(
             id: s.id, status: .init(rawValue: s.status.rawValue) ?? .active, customer: s.customerID, productId: s.productID.rawValue,
             sku: s.variantSKU?.rawValue, quantity: s.quantity, intervalWeeks: s.intervalWeeks, period: s.period, renewsAt: s.renewsAt, dueAt: s.dueAt,
-            failedAttempts: s.failedAttempts, skipsNext: s.skipsNext, endsAtPeriodEnd: s.endsAtPeriodEnd, card: s.cardDescription,
+            failedAttempts: s.failedAttempts, skipsNext: s.skipsNext, endsAtPeriodEnd: s.endsAtPeriodEnd,
+            reminders: s.remindersStopped == nil, card: s.cardDescription,
             shipTo: s.shipTo.shipToLine,
             history: history?.map { .init(at: $0.at, actor: $0.actor, kind: $0.kind, detail: $0.detail) })
     }

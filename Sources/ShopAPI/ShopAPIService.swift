@@ -206,19 +206,8 @@ extension APIModels {
         let parcel = events.flatMap { (try? OrderLifecycle.rebuilt(from: $0))?.shipment }
         return .init(
             number: order.number, status: .init(rawValue: order.status.rawValue) ?? .unknown, placedAt: order.placedAt,
-            lines: order.lines.map { line in
-                .init(
-                    productId: line.productID.rawValue, name: line.name, variant: variant(line), quantity: line.quantity,
-                    unitPrice: money(line.unitPrice), lineTotal: money(line.total),
-                    discount: order.discount.map { money($0.share(of: line.stockKey)) }
-                )
-            },
-            subtotal: money(order.totals.subtotal), shipping: money(order.totals.shipping),
-            discount: order.discount.map { .init(code: $0.code, goods: money($0.goods), shipping: money($0.shipping), total: money($0.total)) },
-            tax: money(order.totals.tax),
-            taxDetails: .init(
-                rule: .init(rawValue: order.taxCharged.rule.rawValue) ?? .added, label: order.taxCharged.label,
-                basisPoints: order.taxCharged.basisPoints, jurisdiction: order.taxCharged.jurisdiction),
+            lines: lines(order.lines, discount: order.discount), subtotal: money(order.totals.subtotal), shipping: money(order.totals.shipping),
+            discount: order.discount.map(discount), tax: money(order.totals.tax), taxDetails: taxDetails(order.taxCharged),
             total: money(order.totals.total),
             payment: order.paymentDescription, shippingMethod: order.shippingMethodLabel, shipTo: order.shipTo, customer: order.customerID,
             tracking: parcel.map { .init(carrier: $0.carrier, trackingNumber: $0.trackingNumber, trackingUrl: $0.trackingURL) },
@@ -228,6 +217,23 @@ extension APIModels {
                     summary: event.change.shopperSummary)
             }
         )
+    }
+
+    /// An order's lines, each with its variant and its share of `discount`: an order's, and a preview's.
+    static func lines(_ lines: [CartLine], discount: AppliedDiscount?) -> [Components.Schemas.OrderLine] {
+        lines.map { line in
+            .init(
+                productId: line.productID.rawValue, name: line.name, variant: variant(line), quantity: line.quantity,
+                unitPrice: money(line.unitPrice), lineTotal: money(line.total), discount: discount.map { money($0.share(of: line.stockKey)) })
+        }
+    }
+
+    static func discount(_ discount: AppliedDiscount) -> Components.Schemas.OrderDiscount {
+        .init(code: discount.code, goods: money(discount.goods), shipping: money(discount.shipping), total: money(discount.total))
+    }
+
+    static func taxDetails(_ tax: TaxPolicy) -> Components.Schemas.TaxDetails {
+        .init(rule: .init(rawValue: tax.rule.rawValue) ?? .added, label: tax.label, basisPoints: tax.basisPoints, jurisdiction: tax.jurisdiction)
     }
 
     static func address(_ contact: Contact, isDefault: Bool) -> Components.Schemas.Address {

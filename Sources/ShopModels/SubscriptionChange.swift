@@ -64,6 +64,13 @@ extension RenewalSchedule {
     public static func every(_ weeks: Int) -> String { everyWords(weeks).description }
     /// `every(_:)` in the shopper's language: "Every" goes before it.
     public static func everyWords(_ weeks: Int) -> Localized { .plural("week", "\(weeks) weeks", count: weeks) }
+    /// A new subscription's schedule as the sheet and the API's preview say it: "every 2 weeks, next on …" (its first
+    /// renewal an interval after `today`), or "every 2 weeks" where the day is not known.
+    public static func scheduleWords(everyWeeks weeks: Int, today: Date?) -> Localized {
+        let every = everyWords(weeks)
+        guard let today else { return Localized("every \(every)") }
+        return Localized("every \(every), next on \(day: today.addingTimeInterval(Double(weeks) * week))")
+    }
 }
 
 extension Subscription {

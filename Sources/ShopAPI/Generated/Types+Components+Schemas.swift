@@ -1020,6 +1020,136 @@ extension Components {
                 case nextAction
             }
         }
+        /// An order before it is placed, as the payment sheet lists it; its amounts are what POST /v1/orders charges now.
+        ///
+        /// - Remark: Generated from `#/components/schemas/OrderPreview`.
+        internal struct OrderPreview: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/lines`.
+            internal var lines: [Components.Schemas.OrderLine]
+            /// The items in all lines (the sheet's "3 items").
+            ///
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/itemCount`.
+            internal var itemCount: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/subscription`.
+            internal var subscription: Components.Schemas.SubscriptionSchedule?
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/subtotal`.
+            internal var subtotal: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/shipping`.
+            internal var shipping: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/discount`.
+            internal var discount: Components.Schemas.OrderDiscount?
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/tax`.
+            internal var tax: Components.Schemas.Money
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/taxDetails`.
+            internal var taxDetails: Components.Schemas.TaxDetails
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/total`.
+            internal var total: Components.Schemas.Money
+            /// The card, as the receipt names it (Visa ••4242).
+            ///
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/payment`.
+            internal var payment: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/shippingMethod`.
+            internal var shippingMethod: Swift.String
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/shipTo`.
+            internal var shipTo: Swift.String
+            /// The email the receipt and the order's messages go to: the ship-to address's, on every front.
+            ///
+            /// - Remark: Generated from `#/components/schemas/OrderPreview/receiptTo`.
+            internal var receiptTo: Swift.String
+            /// Creates a new `OrderPreview`.
+            ///
+            /// - Parameters:
+            ///   - lines:
+            ///   - itemCount: The items in all lines (the sheet's "3 items").
+            ///   - subscription:
+            ///   - subtotal:
+            ///   - shipping:
+            ///   - discount:
+            ///   - tax:
+            ///   - taxDetails:
+            ///   - total:
+            ///   - payment: The card, as the receipt names it (Visa ••4242).
+            ///   - shippingMethod:
+            ///   - shipTo:
+            ///   - receiptTo: The email the receipt and the order's messages go to: the ship-to address's, on every front.
+            internal init(
+                lines: [Components.Schemas.OrderLine],
+                itemCount: Swift.Int,
+                subscription: Components.Schemas.SubscriptionSchedule? = nil,
+                subtotal: Components.Schemas.Money,
+                shipping: Components.Schemas.Money,
+                discount: Components.Schemas.OrderDiscount? = nil,
+                tax: Components.Schemas.Money,
+                taxDetails: Components.Schemas.TaxDetails,
+                total: Components.Schemas.Money,
+                payment: Swift.String,
+                shippingMethod: Swift.String,
+                shipTo: Swift.String,
+                receiptTo: Swift.String
+            ) {
+                self.lines = lines
+                self.itemCount = itemCount
+                self.subscription = subscription
+                self.subtotal = subtotal
+                self.shipping = shipping
+                self.discount = discount
+                self.tax = tax
+                self.taxDetails = taxDetails
+                self.total = total
+                self.payment = payment
+                self.shippingMethod = shippingMethod
+                self.shipTo = shipTo
+                self.receiptTo = receiptTo
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case lines
+                case itemCount
+                case subscription
+                case subtotal
+                case shipping
+                case discount
+                case tax
+                case taxDetails
+                case total
+                case payment
+                case shippingMethod
+                case shipTo
+                case receiptTo
+            }
+        }
+        /// The subscription the order starts.
+        ///
+        /// - Remark: Generated from `#/components/schemas/SubscriptionSchedule`.
+        internal struct SubscriptionSchedule: Codable, Hashable, Sendable {
+            /// - Remark: Generated from `#/components/schemas/SubscriptionSchedule/everyWeeks`.
+            internal var everyWeeks: Swift.Int
+            /// - Remark: Generated from `#/components/schemas/SubscriptionSchedule/firstRenewal`.
+            internal var firstRenewal: Foundation.Date
+            /// As the sheet says it, in the request's language: "every 2 weeks, next on Dec 14, 2026".
+            ///
+            /// - Remark: Generated from `#/components/schemas/SubscriptionSchedule/summary`.
+            internal var summary: Swift.String
+            /// Creates a new `SubscriptionSchedule`.
+            ///
+            /// - Parameters:
+            ///   - everyWeeks:
+            ///   - firstRenewal:
+            ///   - summary: As the sheet says it, in the request's language: "every 2 weeks, next on Dec 14, 2026".
+            internal init(
+                everyWeeks: Swift.Int,
+                firstRenewal: Foundation.Date,
+                summary: Swift.String
+            ) {
+                self.everyWeeks = everyWeeks
+                self.firstRenewal = firstRenewal
+                self.summary = summary
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case everyWeeks
+                case firstRenewal
+                case summary
+            }
+        }
         /// The tax rule, rate and jurisdiction the order was charged under.
         ///
         /// - Remark: Generated from `#/components/schemas/TaxDetails`.
@@ -1297,6 +1427,10 @@ extension Components {
             internal var skipsNext: Swift.Bool
             /// - Remark: Generated from `#/components/schemas/Subscription/endsAtPeriodEnd`.
             internal var endsAtPeriodEnd: Swift.Bool
+            /// Whether its subscriber is reminded before each renewal (docs/subscriptions.md).
+            ///
+            /// - Remark: Generated from `#/components/schemas/Subscription/reminders`.
+            internal var reminders: Swift.Bool?
             /// - Remark: Generated from `#/components/schemas/Subscription/card`.
             internal var card: Swift.String
             /// - Remark: Generated from `#/components/schemas/Subscription/shipTo`.
@@ -1321,6 +1455,7 @@ extension Components {
             ///   - failedAttempts:
             ///   - skipsNext:
             ///   - endsAtPeriodEnd:
+            ///   - reminders: Whether its subscriber is reminded before each renewal (docs/subscriptions.md).
             ///   - card:
             ///   - shipTo:
             ///   - history: Its changes, oldest first; in the answers about one subscription, not in lists.
@@ -1338,6 +1473,7 @@ extension Components {
                 failedAttempts: Swift.Int,
                 skipsNext: Swift.Bool,
                 endsAtPeriodEnd: Swift.Bool,
+                reminders: Swift.Bool? = nil,
                 card: Swift.String,
                 shipTo: Swift.String,
                 history: [Components.Schemas.SubscriptionEvent]? = nil
@@ -1355,6 +1491,7 @@ extension Components {
                 self.failedAttempts = failedAttempts
                 self.skipsNext = skipsNext
                 self.endsAtPeriodEnd = endsAtPeriodEnd
+                self.reminders = reminders
                 self.card = card
                 self.shipTo = shipTo
                 self.history = history
@@ -1373,6 +1510,7 @@ extension Components {
                 case failedAttempts
                 case skipsNext
                 case endsAtPeriodEnd
+                case reminders
                 case card
                 case shipTo
                 case history
@@ -1449,6 +1587,8 @@ extension Components {
                 case interval = "interval"
                 case shipTo = "ship_to"
                 case card = "card"
+                case stopReminders = "stop_reminders"
+                case startReminders = "start_reminders"
             }
             /// - Remark: Generated from `#/components/schemas/SubscriptionChangeRequest/change`.
             internal var change: Components.Schemas.SubscriptionChangeRequest.ChangePayload

@@ -77,6 +77,11 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `POST /v1/orders`.
     /// - Remark: Generated from `#/paths//v1/orders/post(createOrder)`.
     func createOrder(_ input: Operations.CreateOrder.Input) async throws -> Operations.CreateOrder.Output
+    /// What POST /v1/orders would buy with the same body, as the payment sheet shows it: each line with its variant, quantity and price, a subscription's schedule, the discount, shipping, tax by jurisdiction, the total, the card, where it ships and where the receipt goes. Nothing is charged or reserved.
+    ///
+    /// - Remark: HTTP `POST /v1/orders/preview`.
+    /// - Remark: Generated from `#/paths//v1/orders/preview/post(previewOrder)`.
+    func previewOrder(_ input: Operations.PreviewOrder.Input) async throws -> Operations.PreviewOrder.Output
     /// One of the token owner's orders, with its history and tracking.
     ///
     /// - Remark: HTTP `GET /v1/orders/{orderNumber}`.
@@ -372,6 +377,20 @@ extension APIProtocol {
     ) async throws -> Operations.CreateOrder.Output {
         try await createOrder(
             Operations.CreateOrder.Input(
+                headers: headers,
+                body: body
+            ))
+    }
+    /// What POST /v1/orders would buy with the same body, as the payment sheet shows it: each line with its variant, quantity and price, a subscription's schedule, the discount, shipping, tax by jurisdiction, the total, the card, where it ships and where the receipt goes. Nothing is charged or reserved.
+    ///
+    /// - Remark: HTTP `POST /v1/orders/preview`.
+    /// - Remark: Generated from `#/paths//v1/orders/preview/post(previewOrder)`.
+    internal func previewOrder(
+        headers: Operations.PreviewOrder.Input.Headers = .init(),
+        body: Operations.PreviewOrder.Input.Body
+    ) async throws -> Operations.PreviewOrder.Output {
+        try await previewOrder(
+            Operations.PreviewOrder.Input(
                 headers: headers,
                 body: body
             ))

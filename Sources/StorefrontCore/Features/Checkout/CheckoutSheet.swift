@@ -118,11 +118,7 @@ enum CheckoutSheet {
 
     /// The sheet's lines, as the Items row lists them: a subscription's with its schedule.
     nonisolated static func items(_ checkout: Checkout, today: Date?) -> [SheetItem] {
-        let schedule = checkout.order.subscription.map { plan -> Localized in
-            let every = RenewalSchedule.everyWords(plan.everyWeeks)
-            guard let today else { return Localized("every \(every)") }
-            return Localized("every \(every), next on \(day: today.addingTimeInterval(Double(plan.everyWeeks) * RenewalSchedule.week))")
-        }
+        let schedule = checkout.order.subscription.map { RenewalSchedule.scheduleWords(everyWeeks: $0.everyWeeks, today: today) }
         return checkout.order.lines.map {
             SheetItem(title: .untranslated("\($0.quantity) × \($0.name)"), amount: $0.total, schedule: schedule)
         }
