@@ -27,28 +27,7 @@ public enum CustomerReport {
 
     /// What a customer's page shows: who they are and how they get in, where they ship, what they spent, their
     /// latest orders and their subscriptions.
-    public struct Page: Sendable {
-        public var customerID: String
-        public var account: CustomerAccount?
-        public var addresses: [Contact]
-        public var spend: [CustomerSpend]
-        public var orderCount: Int
-        public var orders: [Order]
-        public var subscriptions: [Subscription]
-
-        public init(
-            customerID: String, account: CustomerAccount?, addresses: [Contact], spend: [CustomerSpend], orderCount: Int, orders: [Order],
-            subscriptions: [Subscription]
-        ) {
-            self.customerID = customerID
-            self.account = account
-            self.addresses = addresses
-            self.spend = spend
-            self.orderCount = orderCount
-            self.orders = orders
-            self.subscriptions = subscriptions
-        }
-    }
+    public typealias Page = CustomerPage
 
     public static func text(_ page: Page) -> String {
         var lines = ["Customer  \(page.customerID)"]
@@ -76,6 +55,9 @@ public enum CustomerReport {
             "  \($0.id)  \($0.variantSKU?.rawValue ?? $0.productID.rawValue) × \($0.quantity), every \(RenewalSchedule.every($0.intervalWeeks)), "
                 + "\($0.status.rawValue), next \(UTCTime($0.renewsAt).calendarDate)"
         }
+        lines.append("")
+        lines.append("Notes (\(page.notes.count))")
+        lines += page.notes.map { "  \(UTCTime($0.at).minutes)  \($0.author): \($0.text)" }
         return lines.joined(separator: "\n")
     }
 
@@ -96,6 +78,7 @@ public enum CustomerReport {
                 ] as [String: Any]
             },
         ]
+        customer["notes"] = page.notes.map { ["at": UTCTime($0.at).iso8601, "author": $0.author, "text": $0.text] }
         if let account = page.account { customer["account"] = AccountReport.document(account) }
         return try jsonText(["version": 1, "customer": customer])
     }

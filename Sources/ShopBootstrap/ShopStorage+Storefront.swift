@@ -11,10 +11,12 @@ extension ShopStorage {
         backOffice: (any BackOffice)?, accounts: AccountDependencies, carts: (any CartRepository)?, featureFlags: any FeatureFlags, ids: IDGenerator,
         qrCodes: any QRCodeMaking, clock: any Clock<Duration>, console: Console, dates: DateSource
     ) -> StorefrontDependencies {
-        StorefrontDependencies(
+        var dependencies = StorefrontDependencies(
             catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization, paymentProvider: provider, merchantBackend: backend,
             featureFlags: featureFlags, ids: ids, carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock, backOffice: backOffice,
             console: console, mail: outbox, catalogDesk: console == .shop ? nil : CatalogDesk(editor: catalogEditor, dates: dates),
             discounts: discounts, subscriptions: ShopperSubscriptions(store: subscriptions, dates: dates))
+        if console != .shop { dependencies.customers = customerDirectory }
+        return dependencies
     }
 }

@@ -48,7 +48,7 @@ public struct ShopStorage: Sendable {
     /// Where the shop's clock offset is kept, and the clock read from it when the storage opened.
     public var clockStore: any ShopClockRepository
     /// Customers by email, name, order or key, and what each spent.
-    public var customers: any CustomerSearch
+    public var customers: any CustomerSearch & CustomerNotes
     public var clock = ShopClock()
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String

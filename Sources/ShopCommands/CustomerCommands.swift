@@ -33,31 +33,45 @@ public enum CustomerCommands {
     ) async throws {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
-        let page: CustomerReport.Page
-        do {
-            guard let customer = try await customerID(id, in: storage) else {
-                complain("no customer has the id or verified email \"\(id.prefix(80))\": `storefront customers search` finds them")
-                throw ExitCodes.dataError
-            }
-            page = CustomerReport.Page(
-                customerID: customer, account: try await storage.accounts.account(id: customer),
-                addresses: try await storage.wallets.wallet(forCustomer: customer).addresses,
-                spend: try await storage.customers.spend(customer: customer), orderCount: try await storage.orders.count(customer: customer),
-                orders: try await storage.orders.orders(customer: customer, offset: 0, limit: limit),
-                subscriptions: try await storage.subscriptions.subscriptions(customer: customer))
-        } catch let exit as CommandExit {
-            throw exit
-        } catch {
+        let found: CustomerPage?
+        do { found = try await storage.customerDirectory.page(id, orders: limit) } catch {
             complain("cannot read the customer: \(error)")
             throw ExitCodes.ioError
+        }
+        guard let page = found else {
+            complain("no customer has the id or verified email \"\(id.prefix(80))\": `storefront customers search` finds them")
+            throw ExitCodes.dataError
         }
         try writeResult(json ? try CustomerReport.json(page) : CustomerReport.text(page), what: "the customer")
     }
 
-    /// The customer id `typed` names: an account's id or verified email, or an id orders were placed under.
-    static func customerID(_ typed: String, in storage: ShopStorage) async throws -> String? {
-        if typed.contains("@") && !typed.contains(":") { return try await storage.accounts.account(verifiedEmail: typed)?.id }
-        if try await storage.accounts.account(id: typed) != nil { return typed }
-        return try await storage.orders.count(customer: typed) > 0 ? typed : nil
+    /// Writes `text` on the page of the customer `id` names, signed with the user's name: 65 for a note that is not one
+    /// line of 1 to 500 characters, or no such customer; 74 when the database fails.
+    public static func note(
+        _ id: String, text: String, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let checked: String
+        switch CustomerNote.checked(text) {
+        case .success(let text): checked = text
+        case .failure(let problem):
+            complain(problem.message)
+            throw ExitCodes.dataError
+        }
+        let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
+        defer { storage.close() }
+        let directory = storage.customerDirectory
+        do {
+            guard let customer = try await directory.customerID(id) else {
+                complain("no customer has the id or verified email \"\(id.prefix(80))\": `storefront customers search` finds them")
+                throw ExitCodes.dataError
+            }
+            try await directory.addNote(CustomerNote(author: "merchant:\(NSUserName())", at: storage.clock.now(), text: checked), customer: customer)
+            printSafely("Noted on \(customer)'s page.")
+        } catch let exit as CommandExit {
+            throw exit
+        } catch {
+            complain("cannot write the note: \(error)")
+            throw ExitCodes.ioError
+        }
     }
 }

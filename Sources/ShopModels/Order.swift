@@ -93,6 +93,21 @@ public struct Order: Hashable, Sendable, Identifiable {
 
     public var id: String { number }
 
+    /// Who the merchant knows the order by: its contact's name and email ("Jane Appleseed · jane@example.com"), never
+    /// a key's fingerprint; the customer id for an order that kept neither.
+    public var customerLabel: String {
+        let name = contactName
+        switch (name.isEmpty, email.map(\.isEmpty) ?? true) {
+        case (false, false): return "\(name) · \(email ?? "")"
+        case (true, false): return email ?? ""
+        case (false, true): return name
+        case (true, true): return customerID
+        }
+    }
+
+    /// The name its contact gave: what `shipTo` starts with.
+    public var contactName: String { String(shipTo.prefix { $0 != "," }).trimmingCharacters(in: .whitespaces) }
+
     public init(
         number: String, placedAt: Date, lines: [CartLine], totals: CartTotals, status: OrderStatus, paymentDescription: String,
         shippingMethodLabel: String, shippingMethodID: String = "", shipTo: String, customerID: String = "", paymentReference: String? = nil,

@@ -101,6 +101,21 @@ public enum Schema {
             Step("v38-order-language", both: ["ALTER TABLE orders ADD COLUMN language TEXT"]),
             // The language an account chose with the language key, which its sessions open in.
             Step("v39-account-language", both: ["ALTER TABLE account ADD COLUMN language TEXT"]),
+            // The notes merchants write on customers' pages, numbered per customer.
+            Step(
+                "v40-customer-notes",
+                both: [
+                    """
+                    CREATE TABLE customer_note (
+                        customer TEXT NOT NULL,
+                        sequence INTEGER NOT NULL,
+                        at DOUBLE PRECISION NOT NULL,
+                        author TEXT NOT NULL,
+                        text TEXT NOT NULL,
+                        PRIMARY KEY (customer, sequence)
+                    )
+                    """
+                ]),
         ]
 
     /// The merchant's record of every product, whatever its status, and the history of its changes (v21).

@@ -6,7 +6,7 @@ struct CustomersCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "customers",
         abstract: "Find customers by email, name, order number or key fingerprint, and show one's page (docs/merchants.md).",
-        subcommands: [Search.self, Show.self])
+        subcommands: [Search.self, Show.self, Note.self])
 
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -35,7 +35,7 @@ struct CustomersCommand: AsyncParsableCommand {
 
     struct Show: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "One customer's page: ways in, addresses, spend and refunds per currency, latest orders and subscriptions.")
+            abstract: "One customer's page: ways in, addresses, spend and refunds per currency, latest orders and subscriptions, notes.")
 
         @Argument(
             help: ArgumentHelp(
@@ -56,6 +56,25 @@ struct CustomersCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await CustomerCommands.show(id, orders: orders, json: json, configuration: shop.configuration())
+        }
+    }
+
+    struct Note: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write a note on a customer's page, signed with your user name; the console's customer page shows it too.")
+
+        @Argument(
+            help: ArgumentHelp(
+                "An id `storefront accounts` or `customers search` prints (acct_…, ssh:SHA256:…, local:NAME), or a verified email.", valueName: "id"))
+        var id: String
+
+        @Argument(help: ArgumentHelp("The note: one line, 1 to 500 characters.", valueName: "text"))
+        var text: String
+
+        @OptionGroup var shop: ShopDatabaseOptions
+
+        func run() async throws {
+            try await CustomerCommands.note(id, text: text, configuration: shop.configuration())
         }
     }
 }

@@ -51,6 +51,8 @@ public enum Layout {
         case .merchantCatalog: state.merchant.map { drawMerchantCatalog($0, body, &painter) }
         case .merchantDiscounts: state.merchant.map { drawMerchantDiscounts($0, body, &painter) }
         case .merchantSubscriptions: state.merchant.map { drawMerchantSubscriptions($0, body, &painter) }
+        case .merchantCustomers: state.merchant.map { drawMerchantCustomers($0, body, &painter) }
+        case .merchantCustomer: state.merchant.map { drawMerchantCustomer($0, body, &painter) }
         }
         if state.isHelpShown {
             painter.overlay(rows: body.top..<body.bottom) { drawHelp(state, body, &$0) }

@@ -6,7 +6,7 @@ import ShopPorts
 /// Customers found by what a merchant remembers of them, in SQL both databases run: an order number exactly, then an
 /// email, an SSH key's fingerprint, then a name, each a case-blind `LIKE` with the typed `%` and `_` taken as they are.
 public final class SQLCustomerSearch: CustomerSearch {
-    private let database: any SQLDatabase
+    let database: any SQLDatabase
     private let currency: Currency
 
     public init(database: any SQLDatabase, currency: Currency) {

@@ -35,6 +35,8 @@ public enum Action: Hashable, Sendable {
     case showCatalog, newProduct, togglePublished, archiveProduct
     /// The console's discount codes: their screen, a new code, pause or resume, delete.
     case showDiscounts, newDiscount, toggleDiscountPaused, deleteDiscount
+    /// The console's customers: their screen, a note on the opened one.
+    case showCustomers, newNote
     case toggleHelp, quit
     /// The next language the shop speaks, for the rest of the session.
     case nextLanguage

@@ -188,7 +188,7 @@ public enum AppReducer {
         case .form: return state.run(\.forms, FormFeature.reducer, .key(action), env)
         case .cardLink: return state.run(\.cardLink, CardLinkFeature.reducer, .key(action), env)
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
-            .merchantSubscriptions:
+            .merchantSubscriptions, .merchantCustomers, .merchantCustomer:
             return .none
         }
     }

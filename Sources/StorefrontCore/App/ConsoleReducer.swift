@@ -55,7 +55,7 @@ enum ConsoleReducer {
         switch state.screen {
         case .form: return state.run(\.forms, FormFeature.reducer, .key(action), env)
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
-            .merchantSubscriptions:
+            .merchantSubscriptions, .merchantCustomers, .merchantCustomer:
             return state.run(\.console, MerchantFeature.reducer, .key(action), env)
         case .productList, .productDetail, .cart, .paymentSheet, .confirmation, .orders, .orderDetail, .account, .subscriptions, .cardLink:
             return .none

@@ -16,6 +16,8 @@ public enum Screen: Hashable, Sendable {
     /// The merchant console (`storefront admin`): the order queue, one order, a refund being chosen, the stock
     /// and the sales summary.
     case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog, merchantDiscounts, merchantSubscriptions
+    /// The console's customers found by a search, and one customer's page.
+    case merchantCustomers, merchantCustomer
 
     /// A screen the shared keys (shop, cart, orders, account) work on: not a form, the card page, the payment
     /// sheet or the merchant console, which take keys of their own.
@@ -23,7 +25,7 @@ public enum Screen: Hashable, Sendable {
         switch self {
         case .productList, .productDetail, .cart, .confirmation, .orders, .orderDetail, .account, .subscriptions: true
         case .form, .paymentSheet, .cardLink, .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog,
-            .merchantDiscounts, .merchantSubscriptions:
+            .merchantDiscounts, .merchantSubscriptions, .merchantCustomers, .merchantCustomer:
             false
         }
     }
@@ -32,7 +34,7 @@ public enum Screen: Hashable, Sendable {
     public var isMerchants: Bool {
         switch self {
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
-            .merchantSubscriptions:
+            .merchantSubscriptions, .merchantCustomers, .merchantCustomer:
             true
         case .productList, .productDetail, .cart, .paymentSheet, .confirmation, .orders, .orderDetail, .account, .subscriptions, .form, .cardLink:
             false

@@ -38,6 +38,8 @@ public struct StorefrontDependencies: Sendable {
     public var discounts: (any DiscountCodes)?
     /// The shopper's subscriptions, on the account screen; nil where the shop keeps none (nothing can be subscribed).
     public var subscriptions: ShopperSubscriptions?
+    /// The customers as the merchant console finds and reads them; nil for a shopper's session.
+    public var customers: (any CustomerDirectory)?
 
     public init(
         catalog: any CatalogRepository, orderHistory: any OrderHistory,

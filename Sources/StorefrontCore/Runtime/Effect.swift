@@ -84,7 +84,7 @@ public enum EffectID: Hashable, Sendable {
     /// Making and following the payment service's card page, then saving its card.
     case cardLink
     /// The merchant console's reads of one order, the stock and the sales, and the change being made.
-    case merchantOrder, merchantStock, merchantSales, merchantChange, merchantCatalog, merchantDiscounts, merchantSubscriptions
+    case merchantOrder, merchantStock, merchantSales, merchantChange, merchantCatalog, merchantDiscounts, merchantSubscriptions, merchantCustomers
     /// The shopper's cancel of an order.
     case orderCancel
     /// Placing the order of the open payment sheet: charged, looked at again while unanswered or with the bank.

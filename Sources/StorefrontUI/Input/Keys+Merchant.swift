@@ -5,7 +5,7 @@ import StorefrontCore
 extension KeyBindings {
     private static let console: Set<KeyContext> = [
         .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,
-        .merchantSubscriptions,
+        .merchantSubscriptions, .merchantCustomers, .merchantCustomer,
     ]
 
     static let merchantTable: [KeyBinding] = [
@@ -75,6 +75,19 @@ extension KeyBindings {
         KeyBinding(
             keys: [.character("6")], label: "6", action: .showSubscriptions, summary: "subscriptions",
             contexts: console.subtracting([.merchantSubscriptions]), inFooter: true),
+        KeyBinding(
+            keys: [.character("7")], label: "7", action: .showCustomers, summary: "customers", contexts: console.subtracting([.merchantCustomers]),
+            inFooter: true),
+        KeyBinding(
+            keys: [.character("/")], label: "/", action: .beginSearch, summary: "find", contexts: [.merchantCustomers, .merchantCustomer],
+            inFooter: true),
+        KeyBinding(
+            keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.merchantCustomers], inFooter: true,
+            appliesWhen: { !($0.merchant?.customers.matches.isEmpty ?? true) }),
+        KeyBinding(
+            keys: [.enter], label: "Enter", action: .confirm, summary: "order", contexts: [.merchantCustomer], inFooter: true,
+            appliesWhen: { !($0.merchant?.customers.page?.orders.isEmpty ?? true) }),
+        KeyBinding(keys: [.character("n")], label: "n", action: .newNote, summary: "note", contexts: [.merchantCustomer], inFooter: true),
         KeyBinding(
             keys: [.tab, .right], label: "Tab/→", action: .nextFilter, summary: "next state", contexts: [.merchantSubscriptions], inFooter: true),
         KeyBinding(

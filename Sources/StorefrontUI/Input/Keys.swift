@@ -40,7 +40,7 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
     case subscriptions, subscriptionMenu
     /// The merchant console's screens, and its prompt before a change.
     case merchantQueue, merchantOrder, merchantRefund, merchantStock, merchantSales, merchantCatalog, merchantDiscounts, merchantPrompt
-    case merchantSubscriptions
+    case merchantSubscriptions, merchantCustomers, merchantCustomer
 
     /// Borrows the state: an initializer owns its arguments, so taking it plainly copied the state on every key.
     public init(_ state: borrowing StorefrontState) {
@@ -76,6 +76,8 @@ public enum KeyContext: Int, Hashable, Sendable, CaseIterable {
         case .merchantCatalog: self = .merchantCatalog
         case .merchantDiscounts: self = .merchantDiscounts
         case .merchantSubscriptions: self = .merchantSubscriptions
+        case .merchantCustomers: self = .merchantCustomers
+        case .merchantCustomer: self = .merchantCustomer
         }
     }
 }
@@ -104,7 +106,7 @@ public enum KeyBindings {
     ]
     private static let lists: Set<KeyContext> = [
         .productList, .cart, .orders, .account, .subscriptions, .subscriptionMenu, .merchantQueue, .merchantStock, .merchantCatalog,
-        .merchantDiscounts, .merchantSubscriptions, .chooser, .paymentSheet,
+        .merchantDiscounts, .merchantSubscriptions, .merchantCustomers, .merchantCustomer, .chooser, .paymentSheet,
     ]
     /// Where typed characters are text, so letters bind nothing.
     private static let typing: Set<KeyContext> = [.search, .form]

@@ -126,6 +126,13 @@ extension Layout {
             let codes = state.merchant?.discounts.codes ?? []
             let paused = codes.filter(\.code.isPaused).count
             return ("Discount codes", "\(codes.count) code\(codes.count == 1 ? "" : "s")" + (paused > 0 ? ", \(paused) paused" : ""))
+        case .merchantCustomers:
+            let screen = state.merchant?.customers ?? MerchantCustomersState()
+            let found = screen.query.isEmpty ? "" : "\(screen.matches.count) found"
+            return (screen.query.isEmpty ? "Customers" : "Customers \(p.glyphs.separator) \(screen.query)", loading(screen.isLoading, p) + found)
+        case .merchantCustomer:
+            let page = state.merchant?.customers.page
+            return ("Customer", page.map { $0.name ?? $0.customerID } ?? "")
         case .merchantSubscriptions:
             let screen = state.merchant?.subscriptions ?? MerchantSubscriptionsState()
             let goods = screen.upcomingGoods.map(p.money).joined(separator: " + ")

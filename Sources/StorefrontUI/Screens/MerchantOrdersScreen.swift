@@ -36,7 +36,7 @@ extension Layout {
             let style = p.selectableRow(row: row, band: left, width: width, fromSelected: queue.windowStart + offset - queue.selectedIndex)
             p.put(order.number, column: left + 2, row: row, style: style, width: 13)
             p.put(timestamp(order.placedAt), column: left + 16, row: row, style: style, width: 17)
-            if showsCustomer { p.put(order.customerID, column: left + 34, row: row, style: style, width: max(0, width - 34 - 36)) }
+            if showsCustomer { p.put(order.customerLabel, column: left + 34, row: row, style: style, width: max(0, width - 34 - 36)) }
             p.putRight(order.status.displayName, end: end - 13, row: row, style: isSelected ? style : statusStyle(order.status))
             p.putRight(order.totals.total.formatted, end: end, row: row, style: isSelected ? style : Style(.price))
         }
@@ -55,7 +55,7 @@ extension Layout {
         let leftWidth = wide ? min(50, body.width / 2 - 2) : min(body.width - 4, 90)
         var row = body.top
         p.putSpread(
-            "\(order.status.displayName) \(p.glyphs.separator) \(timestamp(order.placedAt)) UTC", order.customerID, column: column, row: row,
+            "\(order.status.displayName) \(p.glyphs.separator) \(timestamp(order.placedAt)) UTC", order.customerLabel, column: column, row: row,
             width: leftWidth, leftStyle: statusStyle(order.status), rightStyle: Style(.dim))
         row += 1
         p.put("\(order.shippingMethodLabel) to \(order.shipTo)", column: column, row: row, style: Style(.dim), width: leftWidth)

@@ -29,7 +29,11 @@ extension Layout {
             let style = p.selectableRow(row: row, band: left, width: width, fromSelected: index - screen.selectedIndex)
             let isSelected = index == screen.selectedIndex
             p.put(s.id, column: left + 2, row: row, style: style, width: 21)
-            if wide { p.put(s.customerID, column: left + 24, row: row, style: isSelected ? style : Style(.dim), width: 19) }
+            if wide {
+                p.put(
+                    s.shipTo.name.isEmpty ? s.customerID : s.shipTo.name, column: left + 24, row: row, style: isSelected ? style : Style(.dim),
+                    width: 19)
+            }
             let delivers = "\(s.quantity) × \((s.variantSKU ?? s.productID).rawValue), every \(RenewalSchedule.every(s.intervalWeeks))"
             let column = left + (wide ? 44 : 24)
             p.put(delivers, column: column, row: row, style: style, width: max(1, end - 14 - column))

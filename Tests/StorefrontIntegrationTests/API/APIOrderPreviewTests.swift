@@ -30,7 +30,8 @@ struct APIOrderPreviewTests {
             #expect(lines.count == 1 && lines[0]["quantity"] as? Int == 2 && json["itemCount"] as? Int == 2)
             #expect((lines[0]["variant"] as? [String: Any])?["sku"] as? String == "coffee-beans-filter-250g", "\(lines)")
             let schedule = try #require(json["subscription"] as? [String: Any])
-            #expect(schedule["everyWeeks"] as? Int == 2 && (schedule["summary"] as? String)?.hasPrefix("every 2 weeks, next on ") == true, "\(schedule)")
+            #expect(
+                schedule["everyWeeks"] as? Int == 2 && (schedule["summary"] as? String)?.hasPrefix("every 2 weeks, next on ") == true, "\(schedule)")
             #expect(json["payment"] as? String == "Visa ••4242" && json["receiptTo"] as? String == "ada@example.com")
             #expect((json["shipTo"] as? String)?.hasPrefix("Ada Lovelace, 1 Loop Road") == true)
             #expect((json["taxDetails"] as? [String: Any])?["jurisdiction"] as? String == "US-CA")

@@ -31,7 +31,7 @@ struct CheckoutPhaseTests {
             .tick,
             .cancelOrder, .ship, .markDelivered, .refund, .showStock, .showSales, .nextFilter, .previousFilter, .toggleRestock, .toggleLowStock,
             .previousChoice, .nextChoice, .showCatalog, .newProduct, .togglePublished, .archiveProduct, .showDiscounts, .newDiscount,
-            .toggleDiscountPaused, .deleteDiscount:
+            .toggleDiscountPaused, .deleteDiscount, .showCustomers, .newNote:
             actions.contains { $0.caseName == action.caseName }
         }
     }

@@ -163,7 +163,9 @@ public enum FormFeature {
     private static func edited(_ form: inout FormState, field index: Int) {
         switch form.purpose {
         case .addAddress: AddressForm.edited(&form, field: index)
-        case .signIn, .addCard, .apiToken, .shipOrder, .refundDetails, .stockCount, .productDetails, .discountCode, .discountTerms: break
+        case .signIn, .addCard, .apiToken, .shipOrder, .refundDetails, .stockCount, .productDetails, .discountCode, .discountTerms, .customerSearch,
+            .customerNote:
+            break
         }
     }
 
@@ -174,7 +176,8 @@ public enum FormFeature {
         case .addAddress: return AddressForm.submit(&state, form, env)
         case .apiToken: return APITokenForm.submit(&state, form, env)
         case .discountCode: return .send(.form(.delegate(.applyDiscountCode(form.value("code")))))
-        case .shipOrder, .refundDetails, .stockCount, .productDetails, .discountTerms: return .send(.form(.delegate(.submitMerchantForm(form))))
+        case .shipOrder, .refundDetails, .stockCount, .productDetails, .discountTerms, .customerSearch, .customerNote:
+            return .send(.form(.delegate(.submitMerchantForm(form))))
         }
     }
 
@@ -183,7 +186,8 @@ public enum FormFeature {
         switch form.purpose {
         case .signIn: return .send(.form(.delegate(.cancelSignInPrompt)))
         case .addCard, .addAddress: return .send(.form(.delegate(.walletEntryCanceled(form.purpose))))
-        case .shipOrder, .refundDetails, .stockCount, .apiToken, .productDetails, .discountCode, .discountTerms: return .none
+        case .shipOrder, .refundDetails, .stockCount, .apiToken, .productDetails, .discountCode, .discountTerms, .customerSearch, .customerNote:
+            return .none
         }
     }
 

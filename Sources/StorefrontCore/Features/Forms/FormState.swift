@@ -16,6 +16,8 @@ public struct FormState: Equatable, Sendable {
         case discountCode
         /// A new discount code's terms (the merchant console).
         case discountTerms
+        /// The console's customers: the words to find them by, and a note on one.
+        case customerSearch, customerNote
     }
     public struct Field: Equatable, Sendable {
         public var id: String

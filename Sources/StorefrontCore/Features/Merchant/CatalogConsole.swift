@@ -54,7 +54,7 @@ extension MerchantFeature {
         case .show, .newDiscount, .toggleDiscountPaused,
             .deleteDiscount, .nextFilter,
             .previousFilter, .ship, .markDelivered, .cancelOrder, .refund,
-            .increase, .decrease, .toggleRestock, .toggleLowStock:
+            .increase, .decrease, .toggleRestock, .toggleLowStock, .search, .newNote:
             break
         }
         return .none

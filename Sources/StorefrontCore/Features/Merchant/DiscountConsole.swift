@@ -79,7 +79,7 @@ extension MerchantFeature {
             return showQueue(&state, env)
         case .confirm, .show, .newProduct, .togglePublished, .archive,
             .nextFilter,
-            .previousFilter, .ship, .markDelivered, .cancelOrder, .refund, .increase, .decrease, .toggleRestock, .toggleLowStock:
+            .previousFilter, .ship, .markDelivered, .cancelOrder, .refund, .increase, .decrease, .toggleRestock, .toggleLowStock, .search, .newNote:
             break
         }
         return .none

@@ -26,6 +26,7 @@ public struct MerchantConsoleState: Equatable, Sendable {
     public var catalog = MerchantCatalogState()
     public var discounts = MerchantDiscountsState()
     public var subscriptions = MerchantSubscriptionsState()
+    public var customers = MerchantCustomersState()
     /// The latest queue read; answers to older ones are dropped.
     public var request = 0
 
@@ -137,6 +138,10 @@ public enum MerchantAction: KeyedFeatureAction {
     case subscriptions(Result<SubscriptionsRead, SubscriptionRepositoryError>)
     /// A subscription canceled at the end of its period, or why not.
     case subscriptionCanceled(Result<Subscription, SubscriptionChangeRefusal>)
+    /// The customers a search found, or why not.
+    case customersFound(Result<[CustomerMatch], CustomerDirectoryError>)
+    /// A customer's page (nil: gone), or why it could not be read.
+    case customerPage(Result<CustomerPage?, CustomerDirectoryError>)
 
     public init?(_ action: AppAction) {
         guard case .merchant(let action) = action else { return nil }

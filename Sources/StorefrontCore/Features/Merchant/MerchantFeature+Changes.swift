@@ -77,6 +77,8 @@ extension MerchantFeature {
             return submitProductForm(&state, form, env)
         case .discountTerms:
             return submitDiscountForm(&state, form, env)
+        case .customerSearch, .customerNote:
+            return submitCustomerForm(&state, form, env)
         case .signIn, .addCard, .addAddress, .apiToken, .discountCode:
             break
         }
@@ -145,7 +147,7 @@ extension MerchantFeature {
             .deleteDiscount,
             .newProduct, .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
             .markDelivered, .cancelOrder, .refund, .increase,
-            .decrease, .toggleRestock, .toggleLowStock:
+            .decrease, .toggleRestock, .toggleLowStock, .search, .newNote:
             return .none
         }
     }
@@ -210,7 +212,7 @@ extension MerchantFeature {
             case .show, .newDiscount, .toggleDiscountPaused,
                 .deleteDiscount, .newProduct,
                 .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
-                .markDelivered, .cancelOrder, .refund, .toggleLowStock:
+                .markDelivered, .cancelOrder, .refund, .toggleLowStock, .search, .newNote:
                 return .none
             }
         }
@@ -248,7 +250,7 @@ extension MerchantFeature {
         case .show, .newDiscount, .toggleDiscountPaused,
             .deleteDiscount, .newProduct,
             .togglePublished, .archive, .nextFilter, .previousFilter, .ship,
-            .markDelivered, .cancelOrder, .refund, .toggleRestock:
+            .markDelivered, .cancelOrder, .refund, .toggleRestock, .search, .newNote:
             break
         }
         return .none

@@ -44,12 +44,14 @@ public enum MerchantFeature {
     enum Action: FeatureKeys {
         case move(ListMove)
         case confirm, back
-        /// 1 to 6: the queue, the stock, the sales, the catalog, the discount codes, the subscriptions.
+        /// 1 to 7: the queue, the stock, the sales, the catalog, the discount codes, the subscriptions, the customers.
         case show(Tab)
         /// The catalog's: a new product, publish or unpublish, archive.
         case newProduct, togglePublished, archive
         /// The discount codes': a new code, pause or resume, delete.
         case newDiscount, toggleDiscountPaused, deleteDiscount
+        /// The customers': a search, a note on the opened one.
+        case search, newNote
         case nextFilter, previousFilter
         case ship, markDelivered, cancelOrder, refund
         case increase, decrease, toggleRestock, toggleLowStock
@@ -57,7 +59,8 @@ public enum MerchantFeature {
         static let keys: [StorefrontCore.Action: Self] = ListMove.keys.mapValues(Self.move).merging([
             .confirm: .confirm, .back: .back, .showOrders: .show(.queue), .showStock: .show(.stock), .showSales: .show(.sales),
             .showCatalog: .show(.catalog), .newProduct: .newProduct, .togglePublished: .togglePublished, .archiveProduct: .archive,
-            .showDiscounts: .show(.discounts), .showSubscriptions: .show(.subscriptions), .newDiscount: .newDiscount,
+            .showDiscounts: .show(.discounts), .showSubscriptions: .show(.subscriptions), .showCustomers: .show(.customers),
+            .beginSearch: .search, .newNote: .newNote, .newDiscount: .newDiscount,
             .toggleDiscountPaused: .toggleDiscountPaused, .deleteDiscount: .deleteDiscount, .nextFilter: .nextFilter, .nextField: .nextFilter,
             .previousFilter: .previousFilter, .ship: .ship, .markDelivered: .markDelivered, .cancelOrder: .cancelOrder, .refund: .refund,
             .increaseQuantity: .increase, .decreaseQuantity: .decrease, .toggleRestock: .toggleRestock, .toggleLowStock: .toggleLowStock,
@@ -65,7 +68,7 @@ public enum MerchantFeature {
     }
 
     /// The console's screens, one key each.
-    enum Tab: Equatable { case queue, stock, sales, catalog, discounts, subscriptions }
+    enum Tab: Equatable { case queue, stock, sales, catalog, discounts, subscriptions, customers }
 
     private static func show(_ tab: Tab, _ state: inout State, _ env: ShopEnvironment) -> Effect {
         switch tab {
@@ -73,6 +76,7 @@ public enum MerchantFeature {
         case .catalog: return showCatalog(&state, env)
         case .discounts: return showDiscounts(&state, env)
         case .subscriptions: return showSubscriptions(&state, env)
+        case .customers: return showCustomers(&state, env)
         case .stock:
             state.shell.route = [.merchantQueue, .merchantStock]
             return reloadStock(&state, env)
@@ -84,7 +88,7 @@ public enum MerchantFeature {
 
     static func reduceKey(_ state: inout State, _ action: Action, _ env: ShopEnvironment) -> Effect {
         if state.console.prompt != nil { return reducePrompt(&state, action, env) }
-        // 1 to 6 work from any screen of the console.
+        // 1 to 7 work from any screen of the console.
         if case .show(let tab) = action { return show(tab, &state, env) }
         switch state.shell.screen {
         case .merchantQueue: return reduceQueue(&state, action, env)
@@ -95,6 +99,8 @@ public enum MerchantFeature {
         case .merchantCatalog: return reduceCatalog(&state, action, env)
         case .merchantDiscounts: return reduceDiscounts(&state, action, env)
         case .merchantSubscriptions: return reduceSubscriptions(&state, action, env)
+        case .merchantCustomers: return reduceCustomers(&state, action, env)
+        case .merchantCustomer: return reduceCustomerPage(&state, action, env)
         case .productList, .productDetail, .cart, .paymentSheet, .confirmation, .orders, .orderDetail, .account, .subscriptions, .form, .cardLink:
             return .none
         }
@@ -132,7 +138,7 @@ public enum MerchantFeature {
         case .back, .show, .newDiscount, .toggleDiscountPaused,
             .deleteDiscount,
             .newProduct, .togglePublished, .archive, .ship, .markDelivered, .cancelOrder,
-            .refund, .increase, .decrease, .toggleRestock, .toggleLowStock:
+            .refund, .increase, .decrease, .toggleRestock, .toggleLowStock, .search, .newNote:
             return .none
         }
     }
@@ -153,7 +159,7 @@ public enum MerchantFeature {
         case .move, .confirm, .show, .newDiscount,
             .toggleDiscountPaused, .deleteDiscount,
             .newProduct, .togglePublished, .archive, .nextFilter,
-            .previousFilter, .increase, .decrease, .toggleRestock, .toggleLowStock:
+            .previousFilter, .increase, .decrease, .toggleRestock, .toggleLowStock, .search, .newNote:
             break
         }
         return .none
@@ -245,6 +251,10 @@ public enum MerchantFeature {
             subscriptionsRead(&state, read)
         case .subscriptionCanceled(let answer):
             return subscriptionCanceled(&state, answer, env)
+        case .customersFound(let found):
+            customersFound(&state, found)
+        case .customerPage(let read):
+            customerPageRead(&state, read)
         }
         return .none
     }

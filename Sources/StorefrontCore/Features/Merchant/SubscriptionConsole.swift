@@ -87,7 +87,7 @@ extension MerchantFeature {
             return showQueue(&state, env)
         case .confirm, .show, .newProduct, .togglePublished,
             .archive, .newDiscount, .toggleDiscountPaused, .deleteDiscount, .ship, .markDelivered, .refund, .increase, .decrease, .toggleRestock,
-            .toggleLowStock:
+            .toggleLowStock, .search, .newNote:
             break
         }
         return .none
