@@ -15,10 +15,12 @@ public struct StorageCustomerDirectory: CustomerDirectory {
         guard let customer = try await customerID(typed) else { return nil }
         return CustomerPage(
             customerID: customer, account: try await storage.accounts.account(id: customer),
-            addresses: try await storage.wallets.wallet(forCustomer: customer).addresses, spend: try await storage.customers.spend(customer: customer),
+            addresses: try await storage.wallets.wallet(forCustomer: customer).addresses,
+            spend: try await storage.customers.spend(customer: customer),
             orderCount: try await storage.orders.count(customer: customer),
             orders: try await storage.orders.orders(customer: customer, offset: 0, limit: limit),
-            subscriptions: try await storage.subscriptions.subscriptions(customer: customer), notes: try await storage.customers.notes(customer: customer))
+            subscriptions: try await storage.subscriptions.subscriptions(customer: customer),
+            notes: try await storage.customers.notes(customer: customer))
     }
 
     public func addNote(_ note: CustomerNote, customer: String) async throws {

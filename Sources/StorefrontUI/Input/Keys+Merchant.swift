@@ -50,6 +50,17 @@ extension KeyBindings {
             keys: [.character("p")], label: "p", action: .toggleDiscountPaused, summary: "pause/resume", contexts: [.merchantDiscounts],
             inFooter: true),
         KeyBinding(keys: [.character("x")], label: "x", action: .deleteDiscount, summary: "delete", contexts: [.merchantDiscounts], inFooter: true),
+        // The customers' own keys come before the tabs, so a narrow footer keeps them.
+        KeyBinding(
+            keys: [.character("/")], label: "/", action: .beginSearch, summary: "find", contexts: [.merchantCustomers, .merchantCustomer],
+            inFooter: true),
+        KeyBinding(
+            keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.merchantCustomers], inFooter: true,
+            appliesWhen: { !($0.merchant?.customers.matches.isEmpty ?? true) }),
+        KeyBinding(
+            keys: [.enter], label: "Enter", action: .confirm, summary: "order", contexts: [.merchantCustomer], inFooter: true,
+            appliesWhen: { !($0.merchant?.customers.page?.orders.isEmpty ?? true) }),
+        KeyBinding(keys: [.character("n")], label: "n", action: .newNote, summary: "note", contexts: [.merchantCustomer], inFooter: true),
         KeyBinding(
             keys: [.enter], label: "Enter", action: .confirm, summary: "confirm", contexts: [.merchantPrompt], inFooter: true,
             appliesWhen: { !($0.merchant?.prompt?.isWorking ?? true) }),
@@ -78,16 +89,6 @@ extension KeyBindings {
         KeyBinding(
             keys: [.character("7")], label: "7", action: .showCustomers, summary: "customers", contexts: console.subtracting([.merchantCustomers]),
             inFooter: true),
-        KeyBinding(
-            keys: [.character("/")], label: "/", action: .beginSearch, summary: "find", contexts: [.merchantCustomers, .merchantCustomer],
-            inFooter: true),
-        KeyBinding(
-            keys: [.enter], label: "Enter", action: .confirm, summary: "open", contexts: [.merchantCustomers], inFooter: true,
-            appliesWhen: { !($0.merchant?.customers.matches.isEmpty ?? true) }),
-        KeyBinding(
-            keys: [.enter], label: "Enter", action: .confirm, summary: "order", contexts: [.merchantCustomer], inFooter: true,
-            appliesWhen: { !($0.merchant?.customers.page?.orders.isEmpty ?? true) }),
-        KeyBinding(keys: [.character("n")], label: "n", action: .newNote, summary: "note", contexts: [.merchantCustomer], inFooter: true),
         KeyBinding(
             keys: [.tab, .right], label: "Tab/→", action: .nextFilter, summary: "next state", contexts: [.merchantSubscriptions], inFooter: true),
         KeyBinding(

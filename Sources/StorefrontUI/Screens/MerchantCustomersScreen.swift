@@ -15,7 +15,9 @@ extension Layout {
         guard !screen.matches.isEmpty else {
             let line =
                 screen.isLoading
-                ? "Searching…" : screen.query.isEmpty ? "/ finds a customer by email, name, order number or key." : "Nobody matches \"\(screen.query)\": / searches again."
+                ? "Searching…"
+                : screen.query.isEmpty
+                    ? "/ finds a customer by email, name, order number or key." : "Nobody matches \"\(screen.query)\": / searches again."
             p.put(line, column: 2, row: body.top + 1, style: Style(.dim), width: width - 2)
             return
         }
@@ -96,8 +98,12 @@ extension Layout {
         if !wide { row = right }
         // Notes and addresses: under the spend when wide, under the orders when narrow.
         line("Notes (\(page.notes.count))", Style(.title, bold: true))
-        for note in page.notes.suffix(max(0, body.bottom - row - 3)) {
-            line("\(UTCTime(note.at).calendarDate) \(note.author.replacingOccurrences(of: "merchant:", with: "")): \(note.text)")
+        // The newest that fit, each its words and then who wrote it when.
+        for note in page.notes.suffix(max(0, (body.bottom - row - 3) / 2)) {
+            line(note.text)
+            line(
+                "  \(UTCTime(note.at).calendarDate) \(p.glyphs.separator) \(note.author.replacingOccurrences(of: "merchant:", with: ""))", Style(.dim)
+            )
         }
         if row < body.bottom - 1 {
             row += 1

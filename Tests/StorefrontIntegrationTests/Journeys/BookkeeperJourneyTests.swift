@@ -121,6 +121,18 @@ struct BookkeeperJourneyTests {
         #expect(spend["charged"] as? Int == total && spend["refunded"] as? Int == 1_000 && spend["orders"] as? Int == 2)
         #expect((shown["orders"] as? [[String: Any]])?.count == 2 && shown["orderCount"] as? Int == 2)
         #expect(try storefront(["customers", "show", "acct_0000000000000000"]).status == 65)
+        // A note on the page, kept with its author; one that is not one line of 1 to 500 characters is refused.
+        let noted = try storefront(["customers", "note", customer, "Prefers deliveries after 5 pm"])
+        #expect(noted.status == 0 && noted.stdout.hasPrefix("Noted on "), "\(noted)")
+        #expect(try storefront(["customers", "note", customer, String(repeating: "x", count: 501)]).status == 65)
+        #expect(try storefront(["customers", "note", customer, "two\nlines"]).status == 65)
+        #expect(try storefront(["customers", "note", "acct_0000000000000000", "hello"]).status == 65)
+        let notes = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(try storefront(["customers", "show", customer, "--json"]).stdout.utf8))
+                as? [String: Any])?["customer"] as? [String: Any])?["notes"] as? [[String: Any]])
+        #expect(
+            notes.map { $0["text"] as? String } == ["Prefers deliveries after 5 pm"]
+                && (notes.first?["author"] as? String)?.hasPrefix("merchant:") == true)
 
         // Another period holds none of them.
         let empty = try storefront(["orders", "export", "--from", "2020-01-01", "--to", "2020-01-31"])
