@@ -56,6 +56,9 @@ public enum OrderReport {
             "shippingMethodId": order.shippingMethodID,
             "shipTo": order.shipTo,
             "customer": order.customerID,
+            "email": order.email.map { $0 as Any } ?? NSNull(),
+            "language": order.language.map { $0 as Any } ?? NSNull(),
+            "renewal": order.isRenewal,
             "lines": order.lines.map { line in
                 [
                     "productId": line.productID.rawValue, "name": line.name, "unitPrice": line.unitPrice.minorUnits, "quantity": line.quantity,
