@@ -149,8 +149,9 @@ extension CommandLineTests {
         #expect(
             Set(orders[0].keys) == [
                 "number", "placedAt", "status", "currency", "subtotal", "shipping", "tax", "taxDetails", "total", "payment", "paymentReference",
-                "shippingMethod", "shippingMethodId", "shipTo", "customer", "lines", "discount", "exchange",
+                "shippingMethod", "shippingMethodId", "shipTo", "customer", "email", "language", "renewal", "lines", "discount", "exchange",
             ], "the fields docs/orders-json.md lists")
+        #expect(orders.allSatisfy { $0["email"] as? String == "jane@example.com" && $0["renewal"] as? Bool == false })
         #expect(orders.allSatisfy { $0["discount"] is NSNull }, "no code was used")
         let tax = orders[0]["taxDetails"] as? [String: Any]
         #expect(
