@@ -9,18 +9,22 @@ import ShopPorts
 /// each one to remind gets a `reminder` event, written under its row's lock with `remindedPeriod` set, so that
 /// whichever workers pass, each period is reminded once; the mail worker sends what the event tells.
 extension RenewalWorker {
+    /// Subscriptions read at a time while looking for those to remind: pages read by offset cost more the further they
+    /// go, so fewer, larger ones (scripts/bench-reminders).
+    static let reminderPage = 500
+
     /// Reminds the subscribers whose renewal comes within `days` after `now` and who were not reminded of it yet.
     func remind(at now: Date, days: Int, into pass: inout Pass) async throws(SubscriptionRepositoryError) {
         guard days > 0 else { return }
         let windowEnd = now.addingTimeInterval(Double(days) * RenewalSchedule.day)
         var offset = 0
         while true {
-            let page = try await store.subscriptions(status: .active, offset: offset, limit: batch)
+            let page = try await store.subscriptions(status: .active, offset: offset, limit: Self.reminderPage)
             for subscription in page where subscription.dueAt <= windowEnd && Self.wantsReminder(subscription, at: now) {
                 if await remind(subscription, at: now) { pass.reminded.append(subscription.id) }
             }
             // Soonest due first: past the window, nothing later in the list is due within it either.
-            guard page.count == batch, let last = page.last, last.dueAt <= windowEnd else { return }
+            guard page.count == Self.reminderPage, let last = page.last, last.dueAt <= windowEnd else { return }
             offset += page.count
         }
     }
