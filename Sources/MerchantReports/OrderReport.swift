@@ -14,7 +14,7 @@ public enum OrderReport {
         let rows = orders.map { order in
             [
                 order.number, Layout.timestamp(order.placedAt), String(order.itemCount), order.status.displayName, order.totals.total.formatted,
-                order.customerID.isEmpty ? "-" : order.customerID,
+                order.customerLabel.isEmpty ? "-" : order.customerLabel,
             ]
         }
         return TextTable.render(header: header, rows: rows, rightAligned: [2, 4])

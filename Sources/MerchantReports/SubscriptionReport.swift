@@ -9,7 +9,8 @@ public enum SubscriptionReport {
         guard !subscriptions.isEmpty else { return "No subscriptions." }
         let rows = subscriptions.map { s in
             [
-                s.id, s.status.rawValue, s.customerID, "\(s.quantity) × \(s.variantSKU?.rawValue ?? s.productID.rawValue)",
+                s.id, s.status.rawValue, s.subscriber.map { $0.name.isEmpty ? $0.address : "\($0.name) · \($0.address)" } ?? s.customerID,
+                "\(s.quantity) × \(s.variantSKU?.rawValue ?? s.productID.rawValue)",
                 "\(s.intervalWeeks) wk", s.status == .canceled ? "—" : UTCTime(s.dueAt).minutes, s.cardDescription,
             ]
         }

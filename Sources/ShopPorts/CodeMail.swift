@@ -30,9 +30,18 @@ public enum CodeMail {
                     count: minutes)),
             "", "— \(shop)",
         ]
+        let subject = words(Localized("Your code for \(shop)"))
+        // The code large and spaced, to read off a phone and type on another screen.
+        let html = MailHTML.document(
+            words: words, title: subject, shop: shop, greeting: words.greeting(""),
+            content: """
+                <p style="margin:0 0 8px">\(MailHTML.escaped(text[2]))</p>
+                <p style="margin:0 0 16px;font-size:32px;font-weight:700;letter-spacing:6px;font-family:ui-monospace,Menlo,Consolas,monospace">\(MailHTML.escaped(code))</p>
+                <p style="margin:0 0 24px">\(MailHTML.escaped(text[6]))</p>
+                """, closing: false)
         return MailMessage(
-            from: sender.from, replyTo: sender.replyTo, to: MailAddress(address: recipient), subject: words(Localized("Your code for \(shop)")),
-            date: date, messageID: messageID, text: text.joined(separator: "\n"))
+            from: sender.from, replyTo: sender.replyTo, to: MailAddress(address: recipient), subject: subject, date: date, messageID: messageID,
+            text: text.joined(separator: "\n"), html: html)
     }
 }
 

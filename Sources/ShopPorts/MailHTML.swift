@@ -11,8 +11,9 @@ enum MailHTML {
             + "border-radius:6px;text-decoration:none;font-weight:700\">\(escaped(label))</a></p>"
     }
 
-    /// The whole page: the shop's name, the greeting, `content` (HTML already), and the closing.
-    static func document(words: MailWords, title: String, shop: String, greeting: String, content: String) -> String {
+    /// The whole page: the shop's name, the greeting, `content` (HTML already), and the closing (the invitation to
+    /// reply, where `closing`; the shop's name alone otherwise, as a code's message ends).
+    static func document(words: MailWords, title: String, shop: String, greeting: String, content: String, closing: Bool = true) -> String {
         let language = words.translation.language == .pseudo ? "en" : words.translation.language.tag
         return """
             <!doctype html>
@@ -29,7 +30,7 @@ enum MailHTML {
             <p style="margin:0 0 16px;font-size:20px;font-weight:700">\(escaped(shop))</p>
             <p style="margin:0 0 8px">\(escaped(greeting))</p>
             \(content)
-            <p style="margin:0;opacity:0.8">\(escaped(words(Localized("Questions? Reply to this message."))))<br>— \(escaped(shop))</p>
+            <p style="margin:0;opacity:0.8">\(closing ? escaped(words(Localized("Questions? Reply to this message."))) + "<br>" : "")— \(escaped(shop))</p>
             </div>
             </body>
             </html>

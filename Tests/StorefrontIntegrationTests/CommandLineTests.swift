@@ -137,7 +137,9 @@ extension CommandLineTests {
         let table = try Subprocess.run(binary, ["orders", "--data-dir", scratch])
         let lines = table.stdout.split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines[1].hasPrefix("SF-000002") && lines[1].contains("$24.30") && lines[1].hasSuffix("local:\(NSUserName())"))
+        #expect(
+            lines[1].hasPrefix("SF-000002") && lines[1].contains("$24.30") && lines[1].hasSuffix("Jane Appleseed · jane@example.com"),
+            "by name and email")
         #expect(lines[2].hasPrefix("SF-000001") && lines[2].contains("$137.28"))
         let json = try Subprocess.run(binary, ["orders", "--data-dir", scratch, "--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

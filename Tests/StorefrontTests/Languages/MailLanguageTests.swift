@@ -101,7 +101,7 @@ struct MailLanguageTests {
         #expect(mail.text.contains("\n  Total               $41.00\n"), "\(mail.text)")
     }
 
-    @Test func aCodeAskedForInAFrenchSessionIsMailedInFrench() {
+    @Test func aCodeAskedForInAFrenchSessionIsMailedInFrench() throws {
         let mail = CodeMail.compose(
             code: "123456", purpose: .signIn, to: "lea@example.fr", shop: "Storefront", sender: sender, at: Self.now, messageID: "<c@shop>",
             lifetime: 600, locale: "fr-FR")
@@ -112,6 +112,10 @@ struct MailLanguageTests {
                 "Il fonctionne une fois, pendant les 10 prochaines minutes. Si vous ne l’avez pas demandé, ignorez ce message\u{A0}: rien ne change sans lui.",
                 "", "— Storefront",
             ], "\(mail.text)")
+        // Its HTML part says the same, the code large, in French, with nothing to fetch or run.
+        let html = try #require(mail.html)
+        #expect(html.contains("<html lang=\"fr\">") && html.contains(">123456</p>") && html.contains("pendant les 10 prochaines minutes"))
+        #expect(!html.contains("<script") && !html.contains("<img") && !html.contains("Reply"))
     }
 
     @Test func aSubscriptionBoughtInSpanishIsToldOfAFailedRenewalInSpanishWithItsDay() {
