@@ -8,6 +8,10 @@ struct CustomersCommand: AsyncParsableCommand {
         abstract: "Find customers by email, name, order number or key fingerprint, and show one's page (docs/merchants.md).",
         subcommands: [Search.self, Show.self, Note.self])
 
+    /// What a customer's id may be, for each subcommand that takes one.
+    static let idHelp = ArgumentHelp(
+        "An id `storefront accounts` or `customers search` prints (acct_…, ssh:SHA256:…, local:NAME), or a verified email.", valueName: "id")
+
     struct Search: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
@@ -37,9 +41,7 @@ struct CustomersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "One customer's page: ways in, addresses, spend and refunds per currency, latest orders and subscriptions, notes.")
 
-        @Argument(
-            help: ArgumentHelp(
-                "An id `storefront accounts` or `customers search` prints (acct_…, ssh:SHA256:…, local:NAME), or a verified email.", valueName: "id"))
+        @Argument(help: CustomersCommand.idHelp)
         var id: String
 
         @Option(help: ArgumentHelp("Show this many of the latest orders.", valueName: "n"))
@@ -63,9 +65,7 @@ struct CustomersCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Write a note on a customer's page, signed with your user name; the console's customer page shows it too.")
 
-        @Argument(
-            help: ArgumentHelp(
-                "An id `storefront accounts` or `customers search` prints (acct_…, ssh:SHA256:…, local:NAME), or a verified email.", valueName: "id"))
+        @Argument(help: CustomersCommand.idHelp)
         var id: String
 
         @Argument(help: ArgumentHelp("The note: one line, 1 to 500 characters.", valueName: "text"))

@@ -84,6 +84,22 @@ struct ShopCommandLine {
 }
 
 extension TmuxTerminal {
+    /// From the shop's list: Compile-Time Coffee's page, subscribe, every two weeks chosen on the sheet's Every row;
+    /// returns the sheet, before paying.
+    @discardableResult
+    func openCoffeeSheetEveryTwoWeeks(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try selectRow(containing: "Compile-Time Coffee")
+        try press("Enter")
+        try waitFor("Also by subscription: every 1, 2 or 4 weeks", sourceLocation: sourceLocation)
+        try press("r")
+        try waitFor("Every     week · next", sourceLocation: sourceLocation)
+        try press("Up", "Enter")
+        try waitFor("Choose", sourceLocation: sourceLocation)
+        try selectRow(containing: "2 weeks")
+        try press("Enter")
+        return try waitFor("Every     2 weeks · next", sourceLocation: sourceLocation)
+    }
+
     /// On the payment sheet: `p`, then Enter at the prompt; returns the screen once the order is paid.
     @discardableResult
     func payOnTheSheet(sourceLocation: SourceLocation = #_sourceLocation) throws -> String {

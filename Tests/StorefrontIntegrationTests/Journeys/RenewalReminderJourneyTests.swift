@@ -34,16 +34,7 @@ struct RenewalReminderJourneyTests {
 
         // Subscribe every two weeks over SSH.
         try shop.connect(terminal, key: key)
-        try terminal.selectRow(containing: "Compile-Time Coffee")
-        try terminal.press("Enter")
-        try terminal.waitFor("Also by subscription")
-        try terminal.press("r")
-        try terminal.waitFor("Every     week · next")
-        try terminal.press("Up", "Enter")
-        try terminal.waitFor("Choose")
-        try terminal.selectRow(containing: "2 weeks")
-        try terminal.press("Enter")
-        try terminal.waitFor("Every     2 weeks · next")
+        try terminal.openCoffeeSheetEveryTwoWeeks()
         try terminal.payOnTheSheet()
         try shop.leave(terminal)
         let number = try #require(try cli.orders().first?["number"] as? String)

@@ -22,16 +22,7 @@ struct SubscriberYearJourneyTests {
 
         // Subscribe: the sheet has an Every row above the card; two weeks; the thanks names the schedule.
         try shop.connect(terminal, key: key)
-        try terminal.selectRow(containing: "Compile-Time Coffee")
-        try terminal.press("Enter")
-        try terminal.waitFor("Also by subscription: every 1, 2 or 4 weeks")
-        try terminal.press("r")
-        try terminal.waitFor("Every     week · next")
-        try terminal.press("Up", "Enter")
-        try terminal.waitFor("Choose")
-        try terminal.selectRow(containing: "2 weeks")
-        try terminal.press("Enter")
-        let sheet = try terminal.waitFor("Every     2 weeks · next")
+        let sheet = try terminal.openCoffeeSheetEveryTwoWeeks()
         let each = try #require(amounts(in: sheet)["Pay Storefront"])
         try terminal.press("p")
         try terminal.waitFor("and every 2 weeks until you cancel?")
