@@ -85,7 +85,8 @@ enum MailHTML {
         while let match = rest.firstMatch(of: /https?:\/\/[^\s<>"]+/) {
             out += escaped(String(rest[..<match.range.lowerBound]))
             let link = String(match.output)
-            out += "<a href=\"\(escaped(link))\">\(escaped(link))</a>"
+            // A long address breaks anywhere, so a phone's narrow column never scrolls sideways for it.
+            out += "<a href=\"\(escaped(link))\" style=\"word-break:break-all\">\(escaped(link))</a>"
             rest = rest[match.range.upperBound...]
         }
         return out + escaped(String(rest))
