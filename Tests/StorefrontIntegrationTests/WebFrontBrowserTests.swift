@@ -62,8 +62,8 @@ struct WebFrontBrowserTests {
         #expect(!server.log.contains("web session 1 closed"), "the first tab's shop goes on")
     }
 
-    /// The terminal is a canvas; with xterm.js's screen-reader mode its rows are text in the page as well, which
-    /// Chromium's accessibility tree reads, and they follow the shop.
+    /// The terminal's rows are elements, and xterm.js's screen-reader mode announces them: Chromium's accessibility
+    /// tree reads them, and they follow the shop.
     @Test func theShopsRowsAreReadableAsTextByAssistiveTechnology() throws {
         let server = try ServeProcess(command: Self.web)
         let browser = try Browser()

@@ -9,15 +9,30 @@
   const reconnect = document.getElementById("reconnect");
   const encoder = new TextEncoder();
 
+  // xterm.js's DOM renderer writes its colours and cell size into <style> elements, which the page's style-src 'self'
+  // refuses. A constructed style sheet is CSSOM, which the policy allows: each <style> the page asks for is an inert
+  // element whose text goes to a sheet of its own.
+  const createElement = document.createElement.bind(document);
+  document.createElement = function (name, options) {
+    if (String(name).toLowerCase() !== "style") return createElement(name, options);
+    const sheet = new CSSStyleSheet();
+    document.adoptedStyleSheets = document.adoptedStyleSheets.concat([sheet]);
+    const holder = createElement("template");
+    Object.defineProperty(holder, "textContent", { get() { return ""; }, set(text) { sheet.replaceSync(text); } });
+    return holder;
+  };
+
   const terminal = new Terminal({
     cursorBlink: true,
     fontFamily: "'DejaVu Sans Mono', 'Noto Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace",
     fontSize: 15,
     scrollback: 0,
     allowProposedApi: true,  // xterm.js 4 keeps the buffer API, which window.storefront readers use, behind this
-    // The canvas is invisible to assistive technology: this keeps the rows as text in the page too, and announces
-    // what changes, so a screen reader reads the shop.
+    // Announces what changes, so a screen reader reads the shop as it moves.
     screenReaderMode: true,
+    // Rows as elements, not a canvas: xterm.js 4's canvas renderer draws each new glyph and colour into its atlas and
+    // reads it back, 255 ms of the first frame in Chromium (docs/BENCHMARKS.md, "Where the first frame goes").
+    rendererType: "dom",
     theme: { background: "#101010", foreground: "#e6e6e6" },
   });
   const fit = new FitAddon.FitAddon();
