@@ -1,4 +1,5 @@
 import Foundation
+import ShopLanguages
 import ShopModels
 
 /// One line of a subscription's history: who changed it, when, and how, in words.
@@ -73,8 +74,7 @@ extension SubscriptionRepository {
         guard let current = try await subscription(id: id), owner == nil || current.customerID == owner else {
             return .failure(.init("No subscription \(id.prefix(100))."))
         }
-        let renewed = SubscriptionChangeRefusal("That delivery has been renewed already: change the next one in your account.")
-        if let period, current.period != period { return .failure(renewed) }
+        if let period, current.period != period { return .failure(.renewedAlready) }
         if case .failure(let refusal) = current.applying(change, at: date, offered: offered) { return .failure(refusal) }
         // A cancel the shop makes is told to the subscriber; their own changes they made themselves.
         let tells = change.kind == "canceled" && !actor.hasPrefix("shopper:") ? current.subscriber : nil
@@ -135,4 +135,11 @@ public protocol SubscriptionMailbox: Sendable {
 extension Subscription {
     /// Where its messages go: the email of the contact it ships to.
     public var subscriber: MailAddress? { shipTo.email.isEmpty ? nil : MailAddress(name: shipTo.name, address: shipTo.email) }
+}
+
+extension SubscriptionChangeRefusal {
+    /// A change made for a renewal (a reminder's skip) once that renewal has happened: every front says it alike.
+    /// Written as `Localized` so the catalogs keep its words, which every front looks up.
+    public static let renewedAlready = SubscriptionChangeRefusal(
+        Localized("That delivery has been renewed already: change the next one in your account.").description)
 }

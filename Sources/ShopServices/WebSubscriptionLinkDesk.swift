@@ -41,7 +41,7 @@ extension WebMailPageReaders {
             let renewal = action == .skip ? period : nil
             guard asked.confirmed else {
                 if let renewal, renewal != subscription.period {
-                    return .refused(words.string(Localized("That delivery has been renewed already: change the next one in your account.")))
+                    return .refused(words.string(.lookup(SubscriptionChangeRefusal.renewedAlready.line)))
                 }
                 if case .failure(let refusal) = subscription.applying(action.change, at: now, offered: []) {
                     return .refused(words.string(.lookup(refusal.line)))
