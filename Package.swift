@@ -18,7 +18,7 @@ let testDependencies: [Target.Dependency] = [
     "ShopMail",
     "ShopIdentity", "ShopOpenID", "ShopCredentialFile", "ShopSSH", "ShopWebhookServer", "ShopWebFront", "ShopAPI", "HTTPGuards", "PseudoTerminal",
     "ShopAdminListener", "ShopMetrics", "LiveObjects",
-    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopRecording", "MerchantReports", "ShopServices", "ShopCommands",
+    "TerminalNCurses", "ShopStripe", "StoragePostgres", "ShopQRCode", "ShopPictures", "ShopRecording", "MerchantReports", "ShopServices", "ShopCommands",
     "StorefrontCommandLine",
     .product(name: "SystemPackage", package: "swift-system"),
     .product(name: "NIOCore", package: "swift-nio"),
@@ -98,6 +98,17 @@ let package = Package(
             name: "StorefrontUI", dependencies: ["LiveObjects", "ShopLanguages", "ShopModels", "ShopPorts", "StorefrontCore"], swiftSettings: strict),
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CQRencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CImageCodecs", pkgConfig: "libpng", providers: [.apt(["libpng-dev", "libjpeg62-turbo-dev", "zlib1g-dev"])]),
+        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        // PNG and JPEG decoded within limits and drawn by libchafa: in C, where the libraries' longjmp errors are caught.
+        .target(
+            name: "CPictures", dependencies: ["CImageCodecs", "CChafa"],
+            linkerSettings: ["png16", "jpeg", "z", "chafa", "glib-2.0"].map { .linkedLibrary($0) }),
+        // The one module that calls CPictures: products' pictures checked, decoded, cached and drawn in cells.
+        .target(
+            name: "ShopPictures",
+            dependencies: ["CPictures", "LiveObjects", "ShopModels", "ShopPorts", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
         // The one module that calls libqrencode: links shown in the terminal as QR codes.
         .target(name: "ShopQRCode", dependencies: ["CQRencode", "ShopPorts"], swiftSettings: strict),
         .target(
@@ -178,7 +189,7 @@ let package = Package(
                 "LiveObjects",
                 "MerchantReports", "PseudoTerminal", "ShopAPI", "ShopBootstrap", "ShopBundledCatalog", "ShopCredentialFile", "ShopIdentity",
                 "ShopMail", "ShopApplication", "ShopLanguages", "ShopOpenID",
-                "ShopMetrics", "ShopModels", "ShopPorts", "ShopRecording", "ShopSSH", "ShopServices", "ShopSessions", "ShopWebFront",
+                "ShopMetrics", "ShopModels", "ShopPictures", "ShopPorts", "ShopRecording", "ShopSSH", "ShopServices", "ShopSessions", "ShopWebFront",
                 "ShopWebhookServer",
                 "StoragePostgres", "StorefrontCore", "StorefrontUI", "TerminalNCurses",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -343,7 +354,8 @@ let package = Package(
             name: "ShopBootstrap",
             dependencies: [
                 "LiveObjects",
-                "ShopBundledCatalog", "ShopCredentialFile", "ShopLanguages", "ShopMetrics", "ShopModels", "ShopPorts", "ShopSandbox", "ShopStripe",
+                "ShopBundledCatalog", "ShopCredentialFile", "ShopLanguages", "ShopMetrics", "ShopModels", "ShopPictures", "ShopPorts", "ShopSandbox",
+                "ShopStripe",
                 "StorageRows", "StorageSQLite",
                 "StoragePostgres", "StorefrontCore", "ShopApplication", "ShopIdentity", "ShopOpenID", "ShopQRCode", "ShopSSH",
                 "ShopSessions", .product(name: "SystemPackage", package: "swift-system"),

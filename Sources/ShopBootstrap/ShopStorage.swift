@@ -49,6 +49,8 @@ public struct ShopStorage: Sendable {
     public var clockStore: any ShopClockRepository
     /// Customers by email, name, order or key, and what each spent.
     public var customers: any CustomerSearch & CustomerNotes
+    /// The products' pictures, by digest.
+    public var pictures: any PictureRepository
     public var clock = ShopClock()
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
@@ -107,7 +109,8 @@ public struct ShopStorage: Sendable {
             logins: SQLLogins(database: database), openIDStates: SQLOpenIDStates(database: database), admins: SQLAccountAdmins(database: database),
             terminalSignIns: SQLTerminalSignIns(database: database), wakeups: wakeups, discounts: SQLDiscountCodes(database: database),
             subscriptions: SQLSubscriptions(database: database), clockStore: SQLShopClock(database: database),
-            customers: SQLCustomerSearch(database: database, currency: catalog.shop.currency), place: place, didImport: false,
+            customers: SQLCustomerSearch(database: database, currency: catalog.shop.currency),
+            pictures: SQLPictureRepository(database: database), place: place, didImport: false,
             warnings: [], postgres: nil)
     }
 }

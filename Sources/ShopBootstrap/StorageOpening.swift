@@ -1,6 +1,7 @@
 import Foundation
 import ShopBundledCatalog
 import ShopModels
+import ShopPictures
 import StoragePostgres
 import StorageRows
 import StorageSQLite
@@ -133,11 +134,15 @@ extension ShopStorage {
         do {
             let database = try SQLiteDatabase.open(directory: directory.urlForFoundation)
             switch catalog {
-            case .file(let path): return (database, try SQLiteCatalogImport.open(database: database, catalogFile: path.urlForFoundation))
+            case .file(let path):
+                let url = path.urlForFoundation
+                return (database, try SQLiteCatalogImport.open(database: database, catalogFile: url, pictures: CatalogPictureImport.files(beside: url).resolving))
             case .bundled:
                 return (
                     database,
-                    try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
+                    try SQLiteCatalogImport.open(
+                        database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog",
+                        pictures: BundledPictures.catalogImport.resolving)
                 )
             }
         } catch let error as CatalogError {

@@ -1,6 +1,7 @@
 import Foundation
 import ShopBootstrap
 import ShopModels
+import ShopPictures
 import ShopPorts
 import StoragePostgres
 import SystemPackage
@@ -9,8 +10,12 @@ import SystemPackage
 public enum CatalogCommands {
     /// Checks a catalog file: 0 when valid, 65 with every problem listed, 66 when it is missing.
     public static func validate(_ path: FilePath) throws {
-        let (catalog, _) = try load(path)
-        emit("\(path): valid, \(catalog.products.count) products in \(catalog.shop.currency.code) for \(catalog.shop.name)\n", to: STDOUT_FILENO)
+        let (resolved, _) = try load(path)
+        let catalog = resolved.catalog
+        let pictures = resolved.pictures.isEmpty ? "" : ", \(resolved.pictures.count) pictures"
+        emit(
+            "\(path): valid, \(catalog.products.count) products\(pictures) in \(catalog.shop.currency.code) for \(catalog.shop.name)\n",
+            to: STDOUT_FILENO)
     }
 
     /// Imports or updates the catalog in the shop's PostgreSQL, in one transaction.
@@ -18,12 +23,14 @@ public enum CatalogCommands {
         _ path: FilePath, databaseFlag: String?, migrate: Bool, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
         let url = try PostgresSetup.databaseURL(flag: databaseFlag, environment: environment)
-        let (catalog, data) = try load(path)
+        let (resolved, data) = try load(path)
         let database = try await PostgresSetup.connect(url, pool: .command, migrate: migrate, environment: environment)
         defer { database.close() }
         let summary: PostgresCatalogImport.ImportSummary
         do {
-            summary = try await PostgresCatalogImport.importCatalog(catalog, contentHash: ContentHash.fnv1a64(data), into: database)
+            // The pictures' digests are part of what is imported: a picture changed under the same name imports again.
+            let hash = ContentHash.fnv1a64(data + Data(resolved.pictures.map(\.digest).joined().utf8))
+            summary = try await PostgresCatalogImport.importCatalog(resolved.catalog, pictures: resolved.pictures, contentHash: hash, into: database)
         } catch {
             throw PostgresSetup.exit(for: error)
         }
@@ -44,15 +51,38 @@ public enum CatalogCommands {
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
         let data: Data
+        let catalog: Catalog
         do {
-            data = try CatalogWriter.json(try await everyProduct(of: storage.catalog))
+            catalog = try await everyProduct(of: storage.catalog)
+            data = try CatalogWriter.json(catalog)
         } catch {
             complain("cannot read the catalog: \(error)")
             throw ExitCodes.ioError
         }
+        let pictures = Dictionary(
+            catalog.products.flatMap { $0.pictures + $0.variants.flatMap(\.pictures) }.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         if path.string == "-" {
+            if !pictures.isEmpty { complain("the catalog names \(pictures.count) pictures, which only an export to a file writes beside it") }
             try writeResult(String(decoding: data, as: UTF8.self), what: "the catalog")
             return
+        }
+        // The pictures first, each beside where the catalog names it: a catalog file never names one not yet there.
+        let folder = URL(fileURLWithPath: path.string).deletingLastPathComponent()
+        for (file, picture) in pictures.sorted(by: { $0.key < $1.key }) {
+            let target = folder.appending(path: file)
+            do {
+                guard let stored = try await storage.pictures.picture(digest: picture.digest) else {
+                    complain("the shop holds no picture \(picture.digest) for \(file)")
+                    throw ExitCodes.ioError
+                }
+                try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(stored.bytes).write(to: target, options: .atomic)
+            } catch let exit as CommandExit {
+                throw exit
+            } catch {
+                complain("cannot write \(target.path): \((error as NSError).localizedDescription)")
+                throw ExitCodes.cannotCreate
+            }
         }
         do {
             // Written beside the file and renamed over it: a reader never sees half a catalog.
@@ -94,8 +124,9 @@ public enum CatalogCommands {
         emit(applied.isEmpty ? "\(place): the schema is up to date\n" : "\(place): applied \(applied.joined(separator: ", "))\n", to: STDOUT_FILENO)
     }
 
-    /// Reads and validates a catalog file: exits 66 when it is missing or not a file, 65 with every problem when it is invalid.
-    static func load(_ path: FilePath) throws -> (Catalog, Data) {
+    /// Reads and validates a catalog file and the pictures beside it: exits 66 when it is missing or not a file, 65 with
+    /// every problem when it or a picture is invalid.
+    static func load(_ path: FilePath) throws -> (ResolvedCatalog, Data) {
         guard FileManager.default.fileExists(atPath: path.string) else {
             complain("no such file: \(path)")
             throw ExitCodes.noInput
@@ -112,7 +143,12 @@ public enum CatalogCommands {
             throw ExitCodes.noInput
         }
         do {
-            return (try CatalogLoader.load(data: data, source: path.string), data)
+            let catalog = try CatalogLoader.load(data: data, source: path.string)
+            do {
+                return (try CatalogPictureImport.files(beside: URL(fileURLWithPath: path.string)).resolve(catalog, holds: { _ in false }), data)
+            } catch {
+                throw CatalogError(source: path.string, issues: error.issues)
+            }
         } catch let error as CatalogError {
             emit("\(error)\n", to: STDERR_FILENO)
             throw ExitCodes.dataError

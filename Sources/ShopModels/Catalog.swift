@@ -133,6 +133,7 @@ public enum CatalogLoader {
             fields["variants"], options: options, path: path, id: id, price: price, currency: currency, issues: &issues)
         if !options.isEmpty, fields["stock"] != nil { fail("stock", "is kept per variant for a product with options") }
         let subscriptionWeeks = parseSubscription(fields["subscription"]) { fail("subscription", $0) }
+        let pictures = parsePictures(fields["pictures"]) { at, message in fail("pictures\(at)", message) }
         guard issues.count == before, let id, let name, let description else { return nil }
         let lowest = variants.map(\.price.minorUnits).min()
         guard let price = lowest ?? price else { return nil }
@@ -143,7 +144,7 @@ public enum CatalogLoader {
             description: description,
             price: Money(minorUnits: price, currency: currency), art: art, tags: tags,
             stock: variants.isEmpty ? stock : (counted.count == variants.count ? counted.reduce(0, +) : nil),
-            options: options, variants: variants, subscriptionWeeks: subscriptionWeeks
+            options: options, variants: variants, subscriptionWeeks: subscriptionWeeks, pictures: pictures
         )
     }
 

@@ -111,9 +111,12 @@ extension CatalogLoader {
                     fail("\(at).grams", "must be a whole number of grams from 1 to 1000000")
                 }
             }
+            let pictures = parsePictures(fields["pictures"]) { inner, message in fail("\(at).pictures\(inner)", message) }
             guard let sku, !sku.isEmpty, values.count == options.count, let unit = own ?? price else { continue }
             variants.append(
-                ProductVariant(sku: ProductID(sku), values: values, price: Money(minorUnits: unit, currency: currency), stock: stock, grams: grams))
+                ProductVariant(
+                    sku: ProductID(sku), values: values, price: Money(minorUnits: unit, currency: currency), stock: stock, grams: grams,
+                    pictures: pictures))
         }
         return variants
     }

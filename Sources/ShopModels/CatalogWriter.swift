@@ -52,12 +52,19 @@ public enum CatalogWriter {
         return ["id": region.id, "name": region.name, "places": region.places, "tax": tax, "shipping": shipping]
     }
 
+    /// A stored picture with its digest and size, so the shop that reads it back knows it; a file not yet read as its path.
+    static func pictureField(_ picture: PictureReference) -> Any {
+        guard picture.isStored else { return picture.file }
+        return ["file": picture.file, "sha256": picture.digest, "width": picture.width, "height": picture.height] as [String: Any]
+    }
+
     public static func product(_ product: Product, stock: (Product) -> Int?) -> [String: Any] {
         var fields: [String: Any] = [
             "id": product.id.rawValue, "name": product.name, "summary": product.summary, "description": product.description,
             "price": product.price.minorUnits, "art": product.art, "tags": product.tags,
         ]
         if !product.subscriptionWeeks.isEmpty { fields["subscription"] = ["everyWeeks": product.subscriptionWeeks] }
+        if !product.pictures.isEmpty { fields["pictures"] = product.pictures.map(pictureField) }
         guard !product.options.isEmpty else {
             if let stock = stock(product) { fields["stock"] = stock }
             return fields
@@ -67,6 +74,7 @@ public enum CatalogWriter {
             var fields: [String: Any] = ["sku": variant.sku.rawValue, "options": variant.values, "price": variant.price.minorUnits]
             if let stock = variant.stock { fields["stock"] = stock }
             if let grams = variant.grams { fields["grams"] = grams }
+            if !variant.pictures.isEmpty { fields["pictures"] = variant.pictures.map(pictureField) }
             return fields
         }
         return fields

@@ -44,12 +44,15 @@ public struct Product: Hashable, Sendable, Identifiable {
     public var variants: [ProductVariant]
     /// The intervals, in weeks, it is sold as a subscription at (ascending); empty when it is not.
     public var subscriptionWeeks: [Int]
+    /// Its pictures, the first shown first; a variant's own replace them while it is chosen.
+    public var pictures: [PictureReference]
 
     public init(
         id: ProductID, name: String, summary: String, description: String,
         price: Money, art: [String] = [], tags: [String] = [], stock: Int? = nil,
-        options: [ProductOption] = [], variants: [ProductVariant] = [], subscriptionWeeks: [Int] = []
+        options: [ProductOption] = [], variants: [ProductVariant] = [], subscriptionWeeks: [Int] = [], pictures: [PictureReference] = []
     ) {
+        self.pictures = pictures
         self.subscriptionWeeks = subscriptionWeeks
         self.id = id
         self.name = name
@@ -64,6 +67,12 @@ public struct Product: Hashable, Sendable, Identifiable {
     }
 
     public var isSoldOut: Bool { stock == 0 }
+
+    /// The pictures to show with `variant` chosen: its own, else the product's.
+    public func pictures(for variant: ProductVariant?) -> [PictureReference] {
+        guard let own = variant?.pictures, !own.isEmpty else { return pictures }
+        return own
+    }
 
     /// True when the shopper picks a variant before adding it to the cart.
     public var hasVariants: Bool { !variants.isEmpty }
@@ -141,10 +150,13 @@ public struct ProductVariant: Hashable, Sendable, Identifiable {
     public var stock: Int?
     /// Shipping weight in grams, where given.
     public var grams: Int?
+    /// Its own pictures, shown instead of the product's while it is chosen; empty to show the product's.
+    public var pictures: [PictureReference]
 
     public var id: ProductID { sku }
 
-    public init(sku: ProductID, values: [String], price: Money, stock: Int? = nil, grams: Int? = nil) {
+    public init(sku: ProductID, values: [String], price: Money, stock: Int? = nil, grams: Int? = nil, pictures: [PictureReference] = []) {
+        self.pictures = pictures
         self.sku = sku
         self.values = values
         self.price = price

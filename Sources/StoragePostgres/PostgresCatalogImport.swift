@@ -50,9 +50,9 @@ public enum PostgresCatalogImport {
 
     /// Imports or updates the catalog in one transaction: names, texts and prices replaced, stock
     /// set only for products that first appear, products no longer listed kept out of the catalog.
-    public static func importCatalog(_ catalog: Catalog, contentHash: String, into database: PostgresDatabase) async throws(PostgresDatabaseError)
-        -> ImportSummary
-    {
+    public static func importCatalog(
+        _ catalog: Catalog, pictures: [StoredPicture] = [], contentHash: String, into database: PostgresDatabase
+    ) async throws(PostgresDatabaseError) -> ImportSummary {
         let products = catalog.products
         do {
             return try await database.transaction(timeout: .seconds(600)) { connection in
@@ -63,6 +63,7 @@ public enum PostgresCatalogImport {
                     return ImportSummary(products: products.count, added: 0, retired: 0, changed: false)
                 }
                 try await database.blockingThreads.runIfActive {
+                    try PicturesMigration.insert(pictures, on: BlockingPostgresConnection(connection: connection))
                     try SQLCatalogEditor.followFile(catalog, at: Date(), on: BlockingPostgresConnection(connection: connection))
                 }
                 return try await write(catalog, contentHash: contentHash, on: connection)
@@ -124,28 +125,32 @@ public enum PostgresCatalogImport {
         }
         let options = try products.map { try StoredVariants.options($0.options) }
         let weeks = products.map { ProductSubscriptionMigration.stored($0.subscriptionWeeks) }
+        let pictures = products.map { PicturesMigration.stored($0.pictures) }
         try await connection.query(
             """
-            INSERT INTO product (id, position, name, summary, description, price, art, tags, search, options, subscription_weeks)
+            INSERT INTO product (id, position, name, summary, description, price, art, tags, search, options, subscription_weeks, pictures)
             SELECT id, position, name, summary, description, price, art, tags,
-                   array_to_tsvector(coalesce(string_to_array(nullif(words, ''), ' '), '{}')), options, weeks
+                   array_to_tsvector(coalesce(string_to_array(nullif(words, ''), ' '), '{}')), options, weeks, pictures
             FROM unnest(\(ids)::text[], \(positions)::int8[], \(names)::text[], \(summaries)::text[], \(descriptions)::text[],
-                        \(prices)::int8[], \(art)::text[], \(tags)::text[], \(words)::text[], \(options)::text[], \(weeks)::text[])
-                 AS t (id, position, name, summary, description, price, art, tags, words, options, weeks)
+                        \(prices)::int8[], \(art)::text[], \(tags)::text[], \(words)::text[], \(options)::text[], \(weeks)::text[],
+                        \(pictures)::text[])
+                 AS t (id, position, name, summary, description, price, art, tags, words, options, weeks, pictures)
             ON CONFLICT (id) DO UPDATE SET position = excluded.position, name = excluded.name, summary = excluded.summary,
                 description = excluded.description, price = excluded.price, art = excluded.art, tags = excluded.tags,
-                search = excluded.search, options = excluded.options, subscription_weeks = excluded.subscription_weeks
+                search = excluded.search, options = excluded.options, subscription_weeks = excluded.subscription_weeks,
+                pictures = excluded.pictures
             """, logger: PostgresDatabase.quiet)
         let variants = products.flatMap { product in product.variants.enumerated().map { (product.id.rawValue, $0, $1) } }
         if !variants.isEmpty {
             try await connection.query(
                 """
-                INSERT INTO product_variant (sku, product_id, position, option_values, title, price, grams)
-                SELECT sku, product_id, position, option_values, title, price, nullif(grams, 0)  -- 0: no weight given
+                INSERT INTO product_variant (sku, product_id, position, option_values, title, price, grams, pictures)
+                SELECT sku, product_id, position, option_values, title, price, nullif(grams, 0), pictures  -- 0: no weight given
                 FROM unnest(\(variants.map(\.2.sku.rawValue))::text[], \(variants.map(\.0))::text[], \(variants.map(\.1))::int8[],
                     \(variants.map { $0.2.values.joined(separator: "\n") })::text[], \(variants.map(\.2.title))::text[],
-                    \(variants.map(\.2.price.minorUnits))::int8[], \(variants.map { $0.2.grams ?? 0 })::int8[])
-                    AS t (sku, product_id, position, option_values, title, price, grams)
+                    \(variants.map(\.2.price.minorUnits))::int8[], \(variants.map { $0.2.grams ?? 0 })::int8[],
+                    \(variants.map { PicturesMigration.stored($0.2.pictures) })::text[])
+                    AS t (sku, product_id, position, option_values, title, price, grams, pictures)
                 """, logger: PostgresDatabase.quiet)
         }
         // Stock is set once, when a product or variant first appears: a changed catalog keeps what was sold.

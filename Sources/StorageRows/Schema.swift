@@ -116,6 +116,7 @@ public enum Schema {
                     )
                     """
                 ]),
+            Step("v41-pictures", both: PicturesMigration.statements),
         ]
 
     /// The merchant's record of every product, whatever its status, and the history of its changes (v21).

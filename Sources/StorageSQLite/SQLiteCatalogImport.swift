@@ -9,14 +9,15 @@ import StorageRows
 public enum SQLiteCatalogImport {
     /// Opens the catalog from a file, reading and hashing it only when its size, modification
     /// time or inode differ from the last import (the same shortcut git's index takes).
-    public static func open(database: SQLiteDatabase, catalogFile url: URL) throws -> SQLCatalogRepository {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-        let stamp = attributes.map { attributes in
-            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
-            let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            let inode = (attributes[.systemFileNumber] as? NSNumber)?.int64Value ?? -1
-            return "\(url.standardizedFileURL.path)|\(size)|\(modified)|\(inode)"
-        }
+    /// The pictures it names are read by `pictures` (files beside it), and their files' stamps join the catalog's, so a
+    /// picture changed alone is imported too.
+    public static func open(database: SQLiteDatabase, catalogFile url: URL, pictures: @escaping CatalogPictureResolving = CatalogPictures.held) throws
+        -> SQLCatalogRepository
+    {
+        let folder = url.deletingLastPathComponent()
+        let pictureFiles = (try? database.pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM catalog_meta WHERE key = 'picture-files'") })
+            .flatMap { $0 }.map(Product.storedLines) ?? []
+        let stamp = fileStamp(url).map { own in ([own] + pictureFiles.map { fileStamp(folder.appending(path: $0)) ?? "-" }).joined(separator: "\n") }
         if let stamp, let repository = try unchanged(database: database, where: "file-stamp", equals: stamp) {
             return repository
         }
@@ -26,26 +27,54 @@ public enum SQLiteCatalogImport {
         } catch {
             throw CatalogError(source: url.path, issues: [CatalogIssue(path: "$", message: "cannot read file: \(error.localizedDescription)")])
         }
-        return try open(database: database, catalogData: data, source: url.path, stamp: stamp)
+        return try open(database: database, catalogData: data, source: url.path, stamp: stamp, pictures: pictures)
+    }
+
+    /// Path, size, modification time and inode: what says a file changed without reading it.
+    private static func fileStamp(_ url: URL) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
+        let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+        let modified = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+        let inode = (attributes[.systemFileNumber] as? NSNumber)?.int64Value ?? -1
+        return "\(url.standardizedFileURL.path)|\(size)|\(modified)|\(inode)"
     }
 
     /// Opens the catalog, importing `data` first if its content differs from what was imported last.
     ///
     /// Throws `CatalogError` for an invalid catalog and `SQLiteDatabaseError` for storage problems.
-    public static func open(database: SQLiteDatabase, catalogData data: Data, source: String) throws -> SQLCatalogRepository {
-        try open(database: database, catalogData: data, source: source, stamp: nil)
+    public static func open(
+        database: SQLiteDatabase, catalogData data: Data, source: String, pictures: @escaping CatalogPictureResolving = CatalogPictures.held
+    ) throws -> SQLCatalogRepository {
+        try open(database: database, catalogData: data, source: source, stamp: nil, pictures: pictures)
     }
 
-    private static func open(database: SQLiteDatabase, catalogData data: Data, source: String, stamp: String?) throws -> SQLCatalogRepository {
-        let hash = ContentHash.fnv1a64(data)
+    private static func open(
+        database: SQLiteDatabase, catalogData data: Data, source: String, stamp: String?, pictures: CatalogPictureResolving
+    ) throws -> SQLCatalogRepository {
+        let loaded = try CatalogLoader.load(data: data, source: source)
+        let held: Set<String>
+        do {
+            held = try database.pool.read { db in try PicturesMigration.digests(on: GRDBConnection(db: db)) }
+        } catch {
+            throw SQLiteDatabaseError.from(error, path: database.path)
+        }
+        let resolved: ResolvedCatalog
+        do {
+            resolved = try pictures(loaded, held.contains)
+        } catch {
+            throw CatalogError(source: source, issues: error.issues)
+        }
+        // The pictures' digests are part of what was imported: a picture changed under the same name imports again.
+        let hash = ContentHash.fnv1a64(data + Data(resolved.pictures.map(\.digest).joined().utf8))
+        let files = Set(resolved.catalog.products.flatMap { product in product.pictures + product.variants.flatMap(\.pictures) }.map(\.file)).sorted()
         if let repository = try unchanged(database: database, where: "content-hash", equals: hash) {
-            if let stamp { try write(["file-stamp": stamp], to: database) }
+            if let stamp { try write(["file-stamp": stamp, "picture-files": files.joined(separator: "\n")], to: database) }
             return repository
         }
-        let catalog = try CatalogLoader.load(data: data, source: source)
+        let catalog = resolved.catalog
         do {
-            try importCatalog(catalog, hash: hash, into: database)
-            try write(["file-stamp": stamp ?? ""], to: database)
+            try importCatalog(catalog, pictures: resolved.pictures, hash: hash, into: database)
+            try write(["file-stamp": stamp ?? "", "picture-files": files.joined(separator: "\n")], to: database)
         } catch {
             throw SQLiteDatabaseError.from(error, path: database.path)
         }
@@ -96,8 +125,9 @@ public enum SQLiteCatalogImport {
 
     /// Replaces the catalog's names, texts and prices in one transaction; rows of products that left
     /// the catalog stay (with no position) so nothing that refers to them breaks.
-    private static func importCatalog(_ catalog: Catalog, hash: String, into database: SQLiteDatabase) throws {
+    private static func importCatalog(_ catalog: Catalog, pictures: [StoredPicture], hash: String, into database: SQLiteDatabase) throws {
         try database.pool.write { db in
+            try PicturesMigration.insert(pictures, on: GRDBConnection(db: db))
             try SQLCatalogEditor.followFile(catalog, at: Date(), on: GRDBConnection(db: db))
             try write(catalog, contentHash: hash, db)
         }
@@ -120,30 +150,34 @@ public enum SQLiteCatalogImport {
                     """)
             let upsert = try db.makeStatement(
                 sql: """
-                    INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags, options, subscription_weeks)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO product (rowid, id, position, name, summary, description, price, art, tags, options, subscription_weeks, pictures)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     ON CONFLICT(id) DO UPDATE SET rowid = excluded.rowid, position = excluded.position, name = excluded.name,
                         summary = excluded.summary, description = excluded.description, price = excluded.price,
                         art = excluded.art, tags = excluded.tags, options = excluded.options,
-                        subscription_weeks = excluded.subscription_weeks
+                        subscription_weeks = excluded.subscription_weeks, pictures = excluded.pictures
                     """)
             for (position, product) in catalog.products.enumerated() {
                 try upsert.execute(arguments: [
                     position + 1, product.id.rawValue, position, product.name, product.summary, product.description,
                     product.price.minorUnits, product.art.joined(separator: "\n"), product.tags.joined(separator: "\n"),
                     try StoredVariants.options(product.options), ProductSubscriptionMigration.stored(product.subscriptionWeeks),
+                    PicturesMigration.stored(product.pictures),
                 ])
             }
             // Variants are replaced whole (a product that left the catalog is never shown, so it needs none); their
             // stock, like a product's, is kept.
             try db.execute(sql: "DELETE FROM product_variant")
             let variant = try db.makeStatement(
-                sql: "INSERT INTO product_variant (sku, product_id, position, option_values, title, price, grams) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                sql: """
+                    INSERT INTO product_variant (sku, product_id, position, option_values, title, price, grams, pictures)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
             for product in catalog.products {
                 for (position, each) in product.variants.enumerated() {
                     try variant.execute(arguments: [
                         each.sku.rawValue, product.id.rawValue, position, each.values.joined(separator: "\n"), each.title,
-                        each.price.minorUnits, each.grams,
+                        each.price.minorUnits, each.grams, PicturesMigration.stored(each.pictures),
                     ])
                 }
             }

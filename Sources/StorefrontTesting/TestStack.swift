@@ -98,7 +98,9 @@ public struct TestStack: Sendable {
         let database = try SQLiteDatabase.inMemory()
         stack.storage = .sqlite(
             database,
-            catalog: try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test catalog"))
+            catalog: try SQLiteCatalogImport.open(
+                database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test catalog",
+                pictures: BundledPictures.catalogImport.resolving))
         stack.catalog = stack.storage.catalog
         stack.merchantBackend = stack.storage.merchantBackend(.sandbox(stack.processor), environment: [:], dates: Fixtures.fixedDates)
         return stack
@@ -145,6 +147,24 @@ public struct TestStack: Sendable {
 
 /// Shared test data.
 public enum Fixtures {
+    /// Imports the bundled catalog, with its pictures, into `database`, as the shop does when started without a catalog.
+    public static func importBundledCatalog(into database: SQLiteDatabase) throws -> SQLCatalogRepository {
+        try SQLiteCatalogImport.open(
+            database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled", pictures: BundledPictures.catalogImport.resolving)
+    }
+
+    /// Writes the bundled catalog's pictures into `folder`/pictures, so a catalog file written there from the bundled
+    /// one finds them beside it.
+    public static func writeBundledPictures(besideCatalogIn folder: URL) throws {
+        let catalog = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog")
+        let files = Set(catalog.products.flatMap { $0.pictures + $0.variants.flatMap(\.pictures) }.map(\.file))
+        try FileManager.default.createDirectory(at: folder.appending(path: "pictures"), withIntermediateDirectories: true)
+        for file in files {
+            guard let bytes = BundledPictures.bytes(of: file) else { continue }
+            try Data(bytes).write(to: folder.appending(path: file))
+        }
+    }
+
     /// The catalog shipped in the binary, read-only and shared: served, and searched, as the shop serves it.
     public static let bundledCatalog: SQLCatalogRepository = bundledCatalog(in: bundledShop())
 
@@ -173,7 +193,8 @@ public enum Fixtures {
 
     private static let bundledShopTemplate = Result { () throws -> SQLiteDatabase in
         let database = try SQLiteDatabase.inMemory()
-        _ = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog")
+        _ = try SQLiteCatalogImport.open(
+            database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog", pictures: BundledPictures.catalogImport.resolving)
         return database
     }
 

@@ -109,7 +109,7 @@ struct AccountDirectoryTests {
     /// account ends its next session, refused (exit 77), with a line that says why.
     @Test func aLinkedKeyShopsAsItsAccountAndARemovedKeysNextSessionIsRefused() async throws {
         let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-        let catalog = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let catalog = try Fixtures.importBundledCatalog(into: database)
         let storage = ShopStorage.sqlite(database, catalog: catalog)
         let first = try #require(try await SessionComposition.keyAccount(.keyHolder(fingerprint: "SHA256:aaaa"), storage: storage, at: now))
         try await storage.accounts.link(Self.keyB, to: first.id, at: now)

@@ -1,4 +1,5 @@
 import Foundation
+import ShopBootstrap
 import ShopBundledCatalog
 import ShopModels
 import ShopPorts
@@ -23,7 +24,7 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
             return InMemoryCatalog(catalog: catalog)
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-            return try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test")
+            return try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test", pictures: BundledPictures.catalogImport.resolving)
         case .postgres:
             return try await PostgresFixture().importing(catalog)
         }
@@ -74,11 +75,9 @@ struct CatalogRepositoryContractTests {
 struct SQLiteDatabaseTests {
     @Test func importsOnlyWhenTheContentChanges() async throws {
         let directory = TemporaryDirectory.make()
-        let first = try SQLiteCatalogImport.open(
-            database: try SQLiteDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let first = try Fixtures.importBundledCatalog(into: try SQLiteDatabase.open(directory: directory))
         #expect(first.didImport)
-        let again = try SQLiteCatalogImport.open(
-            database: try SQLiteDatabase.open(directory: directory), catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let again = try Fixtures.importBundledCatalog(into: try SQLiteDatabase.open(directory: directory))
         #expect(!again.didImport)
         #expect(try await again.count(matching: "") == 24)
 
@@ -86,7 +85,7 @@ struct SQLiteDatabaseTests {
         changed.products[0].price = Money(minorUnits: 1, currency: .usd)
         changed.products.removeLast()
         let reimported = try SQLiteCatalogImport.open(
-            database: try SQLiteDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed")
+            database: try SQLiteDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed", pictures: BundledPictures.catalogImport.resolving)
         #expect(reimported.didImport)
         #expect(try await reimported.count(matching: "") == 23)
         #expect(try await reimported.page(matching: "", offset: 0, limit: 1).first?.price.minorUnits == 1)
@@ -97,7 +96,7 @@ struct SQLiteDatabaseTests {
     func anImportIsCheckpointedIntoTheFile() async throws {
         let directory = TemporaryDirectory.make()
         let database = try SQLiteDatabase.open(directory: directory)
-        let repository = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let repository = try Fixtures.importBundledCatalog(into: database)
         #expect(repository.didImport)
         let log = try FileManager.default.attributesOfItem(atPath: database.path + "-wal")[.size] as? Int
         #expect(log == 0)
@@ -109,7 +108,7 @@ struct SQLiteDatabaseTests {
     @Test func anInvalidCatalogIsRejectedAndTheOldOneKept() throws {
         let directory = TemporaryDirectory.make()
         let database = try SQLiteDatabase.open(directory: directory)
-        _ = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        _ = try Fixtures.importBundledCatalog(into: database)
         #expect(throws: CatalogError.self) {
             try SQLiteCatalogImport.open(database: database, catalogData: Data(#"[{"id": 1}]"#.utf8), source: "bad.json")
         }

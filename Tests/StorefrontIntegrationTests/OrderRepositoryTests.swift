@@ -35,7 +35,7 @@ struct SQLiteFixture {
 
     init() throws {
         database = try SQLiteDatabase.open(directory: directory)
-        sqliteCatalog = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        sqliteCatalog = try Fixtures.importBundledCatalog(into: database)
         sqliteOrders = SQLOrderRepository(database: database, currency: .usd)
     }
 

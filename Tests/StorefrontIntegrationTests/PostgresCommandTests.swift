@@ -179,8 +179,11 @@ struct PostgresCommandTests {
     }
 
     static func bundledCatalogFile() throws -> String {
-        let file = TemporaryDirectory.make().path + ".json"
+        let folder = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appending(path: "catalog.json").path
         try BundledCatalog.json.write(toFile: file, atomically: true, encoding: .utf8)
+        try Fixtures.writeBundledPictures(besideCatalogIn: folder)
         return file
     }
 }

@@ -85,7 +85,7 @@ struct StallTests {
         let directory = TemporaryDirectory.make()
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = try SQLiteDatabase.open(directory: directory)
-        let catalog = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let catalog = try Fixtures.importBundledCatalog(into: database)
         try await stall(catalog: catalog, carts: SQLCartRepository(database: database)) { try LockHolder.sqlite(database.path) }
     }
 

@@ -2,6 +2,7 @@ import AddressFormats
 import Foundation
 import GRDB
 import ShopApplication
+import ShopBootstrap
 import ShopBundledCatalog
 import ShopCredentialFile
 import ShopIdentity
@@ -147,7 +148,7 @@ struct NoCardNumberTests {
     @Test func noFileOrTableHoldsTheNumberOrTheSecurityCode() async throws {
         let directory = TemporaryDirectory.make()
         let database = try SQLiteDatabase.open(directory: directory)
-        let catalog = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let catalog = try Fixtures.importBundledCatalog(into: database)
         var stack = TestStack(catalog: catalog, guestWallet: WalletContents(addresses: [Fixtures.jane], defaultAddressID: Fixtures.jane.id))
         stack.wallets = InMemoryWalletRepository()
         let wallets = SQLWalletRepository(database: database)

@@ -1,4 +1,5 @@
 import Foundation
+import ShopBootstrap
 import ShopBundledCatalog
 import ShopModels
 import ShopSandbox
@@ -13,7 +14,7 @@ struct StockTests {
     @Test func stockComesFromTheCatalogAndSurvivesAChangedCatalog() async throws {
         let directory = TemporaryDirectory.make()
         let database = try SQLiteDatabase.open(directory: directory)
-        let first = try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled")
+        let first = try Fixtures.importBundledCatalog(into: database)
         #expect(try await first.product(id: "hoodie-root")?.stock == 3)
         // Two hoodies are sold; then the catalog changes.
         try await database.pool.write { db in
@@ -26,7 +27,7 @@ struct StockTests {
         for index in products.indices where products[index]["options"] == nil { products[index]["stock"] = 99 }
         json["products"] = products
         let reopened = try SQLiteCatalogImport.open(
-            database: database, catalogData: try JSONSerialization.data(withJSONObject: json), source: "changed")
+            database: database, catalogData: try JSONSerialization.data(withJSONObject: json), source: "changed", pictures: BundledPictures.catalogImport.resolving)
         #expect(reopened.didImport)
         #expect(try await reopened.product(id: "hoodie-root")?.stock == 1, "re-reading the catalog keeps the stock")
         #expect(try await reopened.page(matching: "", offset: 0, limit: 1).first?.name == "Dusk Keycap Set, second edition")
@@ -101,12 +102,12 @@ struct CatalogFileStampTests {
             database: database,
             catalogData: Data(
                 #"[{"id":"a","name":"Oak Mug","price":1,"description":"d"},{"id":"b","name":"Oak Lamp","price":1,"description":"d"},{"id":"c","name":"Oak Desk","price":1,"description":"d"}]"#
-                    .utf8), source: "first")
+                    .utf8), source: "first", pictures: BundledPictures.catalogImport.resolving)
         let reordered = try SQLiteCatalogImport.open(
             database: database,
             catalogData: Data(
                 #"[{"id":"c","name":"Oak Desk","price":1,"description":"d"},{"id":"a","name":"Oak Mug","price":1,"description":"d"}]"#.utf8),
-            source: "second")
+            source: "second", pictures: BundledPictures.catalogImport.resolving)
         #expect(try await reordered.page(matching: "oak", offset: 0, limit: 10).map(\.id) == ["c", "a"])
         #expect(try await reordered.count(matching: "oak") == 2, "the retired product is not counted")
         #expect(try await reordered.page(matching: "", offset: 0, limit: 10).map(\.id) == ["c", "a"])
@@ -142,7 +143,7 @@ struct VariantImportTests {
     @Test func aChangedCatalogReplacesVariantsAndKeepsTheStockOfThoseThatStay() async throws {
         let database = try SQLiteDatabase.inMemory()
         var catalog = VariantCatalogs.hoodieAndMug()
-        _ = try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "first")
+        _ = try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "first", pictures: BundledPictures.catalogImport.resolving)
         _ = try await SQLStockRepository(database: database).setStock(of: "hoodie-l", onHand: 1)
         // XL leaves, XXL arrives, L costs more.
         let usd = { (cents: Int64) in Money(minorUnits: cents, currency: .usd) }
@@ -150,7 +151,7 @@ struct VariantImportTests {
         catalog.products[0].variants.removeLast()
         catalog.products[0].variants[2].price = usd(6_000)
         catalog.products[0].variants.append(ProductVariant(sku: "hoodie-xxl", values: ["XXL"], price: usd(6_400), stock: 2))
-        let reopened = try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "second")
+        let reopened = try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "second", pictures: BundledPictures.catalogImport.resolving)
         let hoodie = try #require(try await reopened.product(id: "hoodie"))
         #expect(hoodie.variants.map(\.sku) == ["hoodie-s", "hoodie-m", "hoodie-l", "hoodie-xxl"])
         #expect(hoodie.variants.map(\.stock) == [5, 1, 1, 2], "L keeps the count set by hand; XXL starts with its own")

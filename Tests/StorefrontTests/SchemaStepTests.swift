@@ -9,7 +9,7 @@ struct SchemaStepTests {
     @Test func eachDatabaseRecordsTheStepsItShipped() {
         let sqlite = Schema.migrations(for: .sqlite).map(\.name)
         let postgres = Schema.migrations(for: .postgres).map(\.name)
-        #expect(sqlite.count == 40)
+        #expect(sqlite.count == 41)
         #expect(
             sqlite.prefix(5) == ["v1-catalog", "v2-stock-orders-payments", "v3-carts-wallets-addresses", "v4-accounts", "v5-provider-references"])
         #expect(sqlite.contains("v13-stock-bounds") && sqlite.contains("v17-open-orders-index"))

@@ -17,6 +17,7 @@ struct ShopStorageOpeningTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("yen.json")
         try Data(BundledCatalog.json.replacingOccurrences(of: "\"currency\": \"USD\"", with: "\"currency\": \"JPY\"").utf8).write(to: file)
+        try Fixtures.writeBundledPictures(besideCatalogIn: folder)
         return FilePath(file.path)
     }
 

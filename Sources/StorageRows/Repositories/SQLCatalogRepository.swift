@@ -18,7 +18,7 @@ public final class SQLCatalogRepository: CatalogRepository {
     public static let retiredRowidBase = 1_000_000_000
     private static let columns: SQLStatement = """
         SELECT product.id, product.name, product.summary, product.description, product.price, product.art, product.tags,
-            stock.on_hand, product.options, product.subscription_weeks
+            stock.on_hand, product.options, product.subscription_weeks, product.pictures
         FROM product LEFT JOIN stock ON stock.product_id = product.id
         """
 
@@ -103,7 +103,8 @@ public final class SQLCatalogRepository: CatalogRepository {
                 id: ProductID(try row["id"]), name: try row["name"], summary: try row["summary"], description: try row["description"],
                 price: Money(minorUnits: try row["price"], currency: currency), art: Product.storedLines(try row["art"]),
                 tags: Product.storedLines(try row["tags"]), stock: try row["on_hand"], options: StoredVariants.options(try row["options"]),
-                subscriptionWeeks: ProductSubscriptionMigration.weeks(try row["subscription_weeks"]))
+                subscriptionWeeks: ProductSubscriptionMigration.weeks(try row["subscription_weeks"]),
+                pictures: PicturesMigration.references(try row["pictures"]))
         }
         let owners = products.filter { !$0.options.isEmpty }.map(\.id.rawValue)
         guard !owners.isEmpty else { return products }
@@ -111,7 +112,7 @@ public final class SQLCatalogRepository: CatalogRepository {
         for row in try connection.rows(
             """
             SELECT product_variant.product_id, product_variant.sku, product_variant.option_values, product_variant.price,
-                product_variant.grams, stock.on_hand
+                product_variant.grams, product_variant.pictures, stock.on_hand
             FROM product_variant LEFT JOIN stock ON stock.product_id = product_variant.sku
             WHERE product_variant.product_id IN \(list: owners) ORDER BY product_variant.product_id, product_variant.position
             """)
@@ -119,7 +120,8 @@ public final class SQLCatalogRepository: CatalogRepository {
             variants[try row["product_id"], default: []].append(
                 ProductVariant(
                     sku: ProductID(try row["sku"]), values: Product.storedLines(try row["option_values"]),
-                    price: Money(minorUnits: try row["price"], currency: currency), stock: try row["on_hand"], grams: try row["grams"]))
+                    price: Money(minorUnits: try row["price"], currency: currency), stock: try row["on_hand"], grams: try row["grams"],
+                    pictures: PicturesMigration.references(try row["pictures"])))
         }
         return products.map { $0.options.isEmpty ? $0 : StoredVariants.attach(variants[$0.id.rawValue] ?? [], to: $0) }
     }

@@ -54,7 +54,7 @@ final class APIHarness: Sendable {
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
             storage = .sqlite(
                 database,
-                catalog: try SQLiteCatalogImport.open(database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled"))
+                catalog: try Fixtures.importBundledCatalog(into: database))
         case .postgres:
             let fixture = try await PostgresFixture()
             storage = .postgres(

@@ -1,0 +1,3 @@
+#include <stdio.h>
+#include <png.h>
+#include <jpeglib.h>

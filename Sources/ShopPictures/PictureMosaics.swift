@@ -1,0 +1,35 @@
+import CPictures
+import ShopModels
+
+/// Which symbols a mosaic is drawn with.
+public enum MosaicSymbols: Sendable, Hashable {
+    /// Half blocks, quadrants and sextants: the most colour per cell.
+    case blocks
+    /// Half blocks alone, which every font with box drawing has.
+    case halves
+    /// Braille dots: fine detail, one colour per cell.
+    case braille
+
+    var cValue: sf_mosaic_symbols {
+        switch self {
+        case .blocks: SF_MOSAIC_BLOCKS
+        case .halves: SF_MOSAIC_HALVES
+        case .braille: SF_MOSAIC_BRAILLE
+        }
+    }
+}
+
+extension DecodedPicture {
+    /// The picture as libchafa draws it in `columns` × `rows` cells; nil when the box is empty.
+    public func mosaic(columns: Int, rows: Int, symbols: MosaicSymbols = .blocks) -> PictureMosaic? {
+        guard columns > 0, rows > 0 else { return nil }
+        var cells = [sf_mosaic_cell](repeating: sf_mosaic_cell(), count: columns * rows)
+        let result = rgba.withUnsafeBufferPointer { pixels in
+            sf_mosaic(pixels.baseAddress, UInt32(width), UInt32(height), Int32(columns), Int32(rows), symbols.cValue, &cells)
+        }
+        guard result == 0 else { return nil }
+        return PictureMosaic(
+            columns: columns, rows: rows,
+            cells: cells.map { MosaicCell(symbol: $0.symbol, foreground: $0.foreground, background: $0.background) })
+    }
+}

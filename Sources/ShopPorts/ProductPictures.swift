@@ -1,0 +1,63 @@
+import ShopModels
+
+/// A picture's bytes as the shop keeps them: checked and measured when they came in, named by their SHA-256.
+public struct StoredPicture: Hashable, Sendable {
+    public var digest: String
+    /// "image/png" or "image/jpeg".
+    public var mediaType: String
+    public var width: Int
+    public var height: Int
+    public var bytes: [UInt8]
+
+    public init(digest: String, mediaType: String, width: Int, height: Int, bytes: [UInt8]) {
+        self.digest = digest
+        self.mediaType = mediaType
+        self.width = width
+        self.height = height
+        self.bytes = bytes
+    }
+}
+
+/// A catalog whose pictures were read and checked, with the bytes to store beside its products.
+public struct ResolvedCatalog: Sendable {
+    public var catalog: Catalog
+    /// Each picture read from a file, once.
+    public var pictures: [StoredPicture]
+
+    public init(catalog: Catalog, pictures: [StoredPicture]) {
+        self.catalog = catalog
+        self.pictures = pictures
+    }
+}
+
+/// Reads a catalog's picture files in before it is imported; the storage calls it and keeps what it returns.
+/// `holds` says whether the shop has a digest already, so a reference without its file beside the catalog can stand.
+public typealias CatalogPictureResolving = @Sendable (_ catalog: Catalog, _ holds: (String) -> Bool) throws(CatalogError) -> ResolvedCatalog
+
+/// Resolvers for catalogs that come with no folder of files.
+public enum CatalogPictures {
+    /// Keeps the references to pictures the shop holds, and refuses every other: there is no file to read.
+    public static let held: CatalogPictureResolving = { (catalog: Catalog, holds: (String) -> Bool) throws(CatalogError) -> ResolvedCatalog in
+        var issues: [CatalogIssue] = []
+        for (index, product) in catalog.products.enumerated() {
+            let pictures = product.pictures + product.variants.flatMap(\.pictures)
+            for picture in pictures where !(picture.isStored && holds(picture.digest)) {
+                issues.append(
+                    CatalogIssue(path: "$.products[\(index)].pictures", productID: product.id.rawValue, message: "\(picture.file): no such picture in the shop"))
+            }
+        }
+        guard issues.isEmpty else { throw CatalogError(source: "the catalog", issues: issues) }
+        return ResolvedCatalog(catalog: catalog, pictures: [])
+    }
+}
+
+/// Where the shop keeps its pictures, by digest.
+public protocol PictureRepository: Sendable {
+    func picture(digest: String) async throws -> StoredPicture?
+}
+
+/// Draws a stored picture in cells, for the text fronts: decoded once, kept for every session of the process.
+public protocol PictureMosaics: Sendable {
+    /// The picture `digest` in `columns` × `rows` cells; nil when the shop holds no such picture or it cannot be drawn.
+    func mosaic(digest: String, columns: Int, rows: Int) async -> PictureMosaic?
+}
