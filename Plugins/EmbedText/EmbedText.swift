@@ -9,7 +9,9 @@ import PackagePlugin
 @main struct EmbedText: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {
         guard let module = target as? SourceModuleTarget else { return [] }
-        let files = module.sourceFiles.map(\.url).filter { ["json", "po", "pot", "xml", "png"].contains($0.pathExtension) }.sorted { $0.path < $1.path }
+        let files = module.sourceFiles.map(\.url).filter { ["json", "po", "pot", "xml", "png"].contains($0.pathExtension) }.sorted {
+            $0.path < $1.path
+        }
         guard !files.isEmpty else { return [] }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedText.swift")
         return [

@@ -16,9 +16,10 @@ static ChafaSymbolMap *symbol_map(sf_mosaic_symbols symbols) {
         break;
     case SF_MOSAIC_BLOCKS:
     default:
-        chafa_symbol_map_add_by_tags(map, CHAFA_SYMBOL_TAG_BLOCK | CHAFA_SYMBOL_TAG_SPACE);
-        // Quadrants and sextants stand in for detail half blocks cannot show.
-        chafa_symbol_map_add_by_tags(map, CHAFA_SYMBOL_TAG_QUAD | CHAFA_SYMBOL_TAG_SEXTANT);
+        // Unicode's Block Elements alone (U+2580 to U+259F), which every font with box drawing has; sextants, which
+        // many lack, are left out.
+        chafa_symbol_map_add_by_tags(map, CHAFA_SYMBOL_TAG_BLOCK | CHAFA_SYMBOL_TAG_QUAD | CHAFA_SYMBOL_TAG_SPACE);
+        chafa_symbol_map_remove_by_tags(map, CHAFA_SYMBOL_TAG_SEXTANT);
         // Shaded blocks read as noise at these sizes.
         chafa_symbol_map_remove_by_tags(map, CHAFA_SYMBOL_TAG_STIPPLE);
         break;

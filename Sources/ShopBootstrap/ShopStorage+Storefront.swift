@@ -17,6 +17,7 @@ extension ShopStorage {
             console: console, mail: outbox, catalogDesk: console == .shop ? nil : CatalogDesk(editor: catalogEditor, dates: dates),
             discounts: discounts, subscriptions: ShopperSubscriptions(store: subscriptions, dates: dates))
         if console != .shop { dependencies.customers = customerDirectory }
+        dependencies.pictures = pictureMosaics
         return dependencies
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ShopModels
+import ShopPictures
 import ShopPorts
 import StoragePostgres
 import StorageRows
@@ -51,6 +52,8 @@ public struct ShopStorage: Sendable {
     public var customers: any CustomerSearch & CustomerNotes
     /// The products' pictures, by digest.
     public var pictures: any PictureRepository
+    /// The pictures drawn in cells, decoded once for every session of the process.
+    public var pictureMosaics: any PictureMosaics
     public var clock = ShopClock()
     /// Where it is, for the log: the file, or the URL without its password.
     public var place: String
@@ -110,7 +113,8 @@ public struct ShopStorage: Sendable {
             terminalSignIns: SQLTerminalSignIns(database: database), wakeups: wakeups, discounts: SQLDiscountCodes(database: database),
             subscriptions: SQLSubscriptions(database: database), clockStore: SQLShopClock(database: database),
             customers: SQLCustomerSearch(database: database, currency: catalog.shop.currency),
-            pictures: SQLPictureRepository(database: database), place: place, didImport: false,
+            pictures: SQLPictureRepository(database: database),
+            pictureMosaics: SharedPictureMosaics(repository: SQLPictureRepository(database: database)), place: place, didImport: false,
             warnings: [], postgres: nil)
     }
 }

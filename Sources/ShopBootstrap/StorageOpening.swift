@@ -136,7 +136,10 @@ extension ShopStorage {
             switch catalog {
             case .file(let path):
                 let url = path.urlForFoundation
-                return (database, try SQLiteCatalogImport.open(database: database, catalogFile: url, pictures: CatalogPictureImport.files(beside: url).resolving))
+                return (
+                    database,
+                    try SQLiteCatalogImport.open(database: database, catalogFile: url, pictures: CatalogPictureImport.files(beside: url).resolving)
+                )
             case .bundled:
                 return (
                     database,

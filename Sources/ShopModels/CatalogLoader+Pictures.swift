@@ -18,7 +18,11 @@ extension CatalogLoader {
         for (index, item) in list.enumerated() {
             let at = "[\(index)]"
             if let file = item.stringValue {
-                if let problem = picturePathProblem(file) { fail(at, problem) } else { pictures.append(PictureReference(file: file, digest: "", width: 0, height: 0)) }
+                if let problem = picturePathProblem(file) {
+                    fail(at, problem)
+                } else {
+                    pictures.append(PictureReference(file: file, digest: "", width: 0, height: 0))
+                }
                 continue
             }
             guard let fields = item.objectValue, Set(fields.keys) == ["file", "sha256", "width", "height"],

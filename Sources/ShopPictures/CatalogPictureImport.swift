@@ -48,7 +48,8 @@ public struct CatalogPictureImport: Sendable {
         func resolved(_ pictures: [PictureReference], at path: String, product: ProductID) -> [PictureReference] {
             pictures.enumerated().compactMap { index, picture in
                 func fail(_ message: String) {
-                    issues.append(CatalogIssue(path: "\(path).pictures[\(index)]", productID: product.rawValue, message: "\(picture.file): \(message)"))
+                    issues.append(
+                        CatalogIssue(path: "\(path).pictures[\(index)]", productID: product.rawValue, message: "\(picture.file): \(message)"))
                 }
                 if let known = checked[picture.file] { return known }
                 let bytes: [UInt8]?

@@ -3,7 +3,7 @@ import ShopModels
 
 /// Which symbols a mosaic is drawn with.
 public enum MosaicSymbols: Sendable, Hashable {
-    /// Half blocks, quadrants and sextants: the most colour per cell.
+    /// Unicode's Block Elements (halves, quadrants, eighths), which every font with box drawing has.
     case blocks
     /// Half blocks alone, which every font with box drawing has.
     case halves

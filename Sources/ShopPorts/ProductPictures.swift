@@ -42,8 +42,8 @@ public enum CatalogPictures {
         for (index, product) in catalog.products.enumerated() {
             let pictures = product.pictures + product.variants.flatMap(\.pictures)
             for picture in pictures where !(picture.isStored && holds(picture.digest)) {
-                issues.append(
-                    CatalogIssue(path: "$.products[\(index)].pictures", productID: product.id.rawValue, message: "\(picture.file): no such picture in the shop"))
+                let problem = picture.file + ": no such picture in the shop"
+                issues.append(CatalogIssue(path: "$.products[\(index)].pictures", productID: product.id.rawValue, message: problem))
             }
         }
         guard issues.isEmpty else { throw CatalogError(source: "the catalog", issues: issues) }

@@ -64,7 +64,8 @@ public struct SQLPictureRepository: PictureRepository {
         return try await database.run(.read) { connection in
             try connection.rows("SELECT media_type, width, height, bytes FROM picture WHERE digest = \(digest)").first.map { row in
                 StoredPicture(
-                    digest: digest, mediaType: try row["media_type"], width: try row["width"], height: try row["height"], bytes: [UInt8](try row["bytes"] as Data))
+                    digest: digest, mediaType: try row["media_type"], width: try row["width"], height: try row["height"],
+                    bytes: [UInt8](try row["bytes"] as Data))
             }
         }
     }

@@ -15,7 +15,8 @@ public enum SQLiteCatalogImport {
         -> SQLCatalogRepository
     {
         let folder = url.deletingLastPathComponent()
-        let pictureFiles = (try? database.pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM catalog_meta WHERE key = 'picture-files'") })
+        let pictureFiles =
+            (try? database.pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM catalog_meta WHERE key = 'picture-files'") })
             .flatMap { $0 }.map(Product.storedLines) ?? []
         let stamp = fileStamp(url).map { own in ([own] + pictureFiles.map { fileStamp(folder.appending(path: $0)) ?? "-" }).joined(separator: "\n") }
         if let stamp, let repository = try unchanged(database: database, where: "file-stamp", equals: stamp) {

@@ -10,11 +10,13 @@ public final class FakeRenderer: TerminalBackend {
     /// The screen's size; set it, then tell the program `resized()`.
     public var size: Size
     public let charset: Charset
+    public let pictures: PictureSupport
     public var timing: FrameTiming { .everyState }
 
-    public init(size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) {
+    public init(size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode, pictures: PictureSupport = .art) {
         self.size = size
         self.charset = charset
+        self.pictures = pictures
     }
 
     /// Tasks waiting for the next frame (`nextFrame`), resumed by it.

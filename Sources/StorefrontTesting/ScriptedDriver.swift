@@ -14,20 +14,22 @@ public final class ScriptedDriver {
     public let stack: TestStack
 
     /// A shop open at `size`, its first reads answered: the state a shopper's first key meets.
-    public convenience init(stack: TestStack = TestStack(), size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) async {
-        self.init(stack: stack, dependencies: stack.dependencies, size: size, charset: charset)
+    public convenience init(
+        stack: TestStack = TestStack(), size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode, pictures: PictureSupport = .art
+    ) async {
+        self.init(stack: stack, dependencies: stack.dependencies, size: size, charset: charset, pictures: pictures)
         await settle()
     }
 
     /// Drives the shop with `dependencies` as given, e.g. a stack's with a cart repository added.
     public convenience init(dependencies: StorefrontDependencies, size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) async {
-        self.init(stack: TestStack(), dependencies: dependencies, size: size, charset: charset)
+        self.init(stack: TestStack(), dependencies: dependencies, size: size, charset: charset, pictures: .art)
         await settle()
     }
 
-    private init(stack: TestStack, dependencies: StorefrontDependencies, size: Size, charset: Charset) {
+    private init(stack: TestStack, dependencies: StorefrontDependencies, size: Size, charset: Charset, pictures: PictureSupport) {
         self.stack = stack
-        renderer = FakeRenderer(size: size, charset: charset)
+        renderer = FakeRenderer(size: size, charset: charset, pictures: pictures)
         program = Program(dependencies: dependencies, backend: renderer)
     }
 

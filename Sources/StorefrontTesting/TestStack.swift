@@ -194,7 +194,8 @@ public enum Fixtures {
     private static let bundledShopTemplate = Result { () throws -> SQLiteDatabase in
         let database = try SQLiteDatabase.inMemory()
         _ = try SQLiteCatalogImport.open(
-            database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog", pictures: BundledPictures.catalogImport.resolving)
+            database: database, catalogData: Data(BundledCatalog.json.utf8), source: "bundled catalog",
+            pictures: BundledPictures.catalogImport.resolving)
         return database
     }
 

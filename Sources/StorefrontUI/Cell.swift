@@ -1,8 +1,12 @@
+import ShopModels
+
 /// What a cell means; the backend maps roles to colours or, without colour, to attributes.
 public enum StyleRole: UInt8, Hashable, Sendable, CaseIterable {
     case normal, header, title, dim, accent, price, selection, error, success, art, border, key
     /// A QR code's modules: dark on light in every palette, as phones read them best.
     case qrCode
+    /// A picture's mosaic: its cell carries its own colours from the 240-colour palette (`PackedCell.pictureColors`).
+    case picture
 }
 
 /// How a cell is drawn.
@@ -51,6 +55,8 @@ public struct PackedCell: Hashable, Sendable, BitwiseCopyable {
     static let wideBit: UInt32 = 1 << 10
     static let clusterBit: UInt32 = 1 << 11
     static let styleMask: UInt32 = 0x3FF
+    /// A picture cell's foreground and background palette indices, bits 12–19 and 20–27.
+    static let pictureShift: UInt32 = 12
 
     static let blank = PackedCell(code: 0x20, bits: 0)
 
@@ -67,6 +73,20 @@ public struct PackedCell: Hashable, Sendable, BitwiseCopyable {
     /// One byte, one column, nothing to look up.
     public var isASCII: Bool { code < 0x80 && code != 0 && !isCluster }
     var style: Style { Style(role, bold: isBold, underline: isUnderlined) }
+}
+
+extension PackedCell {
+    /// A mosaic's cell: its symbol, drawn in its own colours.
+    init(picture cell: MosaicCell) {
+        code = cell.symbol
+        bits = UInt32(StyleRole.picture.rawValue) | UInt32(cell.foreground) << Self.pictureShift | UInt32(cell.background) << (Self.pictureShift + 8)
+    }
+
+    /// A picture cell's foreground and background from the 256-colour palette; nil for any other cell.
+    public var pictureColors: (foreground: UInt8, background: UInt8)? {
+        guard role == .picture else { return nil }
+        return (UInt8(truncatingIfNeeded: bits >> Self.pictureShift), UInt8(truncatingIfNeeded: bits >> (Self.pictureShift + 8)))
+    }
 }
 
 /// Which characters the terminal can show.

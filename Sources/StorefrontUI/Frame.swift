@@ -45,6 +45,10 @@ public struct Frame: Hashable, Sendable {
     public private(set) var clusters: [String] = []
     /// Where a click means something, in drawing order (a later target covers an earlier one).
     public internal(set) var targets: [MouseTarget] = []
+    /// Where pictures go, for the host to draw in once it has them (`draw(_:in:)`).
+    public internal(set) var pictureSlots: [PictureSlot] = []
+    /// How the frame was laid out to show pictures.
+    public internal(set) var pictureSupport = PictureSupport.art
     /// What regions of this frame were drawn from, so the next frame copies those that show the same
     /// (`Painter+Reuse`); not part of what the frame shows, so equality and hashing leave it out.
     var memos: [RegionMemo] = []
@@ -103,7 +107,7 @@ public struct Frame: Hashable, Sendable {
     }
 
     public static func == (lhs: Frame, rhs: Frame) -> Bool {
-        guard lhs.size == rhs.size, lhs.charset == rhs.charset, lhs.targets == rhs.targets else { return false }
+        guard lhs.size == rhs.size, lhs.charset == rhs.charset, lhs.targets == rhs.targets, lhs.pictureSlots == rhs.pictureSlots else { return false }
         if lhs.packed == rhs.packed, lhs.clusters == rhs.clusters { return true }
         return (0..<lhs.size.rows).allSatisfy { lhs.row($0, matches: rhs) }
     }

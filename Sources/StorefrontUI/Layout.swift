@@ -6,8 +6,10 @@ import StorefrontCore
 /// Lays out a state at a size: a pure function, the same inputs always give the same frame.
 ///
 /// `previous`, the frame drawn last, changes only the work: rows that show the same are copied from it.
-public func layout(_ state: StorefrontState, _ size: Size, charset: Charset = .unicode, previous: Frame? = nil) -> Frame {
-    Layout.frame(for: state, size: size, charset: charset, previous: previous)
+public func layout(_ state: StorefrontState, _ size: Size, charset: Charset = .unicode, pictures: PictureSupport = .art, previous: Frame? = nil)
+    -> Frame
+{
+    Layout.frame(for: state, size: size, charset: charset, pictures: pictures, previous: previous)
 }
 
 /// The screen layouts. Rows: header, title, body, notice, footer.
@@ -23,8 +25,10 @@ public enum Layout {
     /// Terminals wider than this show a preview pane beside the product list.
     static let previewThreshold = 100
 
-    public static func frame(for state: StorefrontState, size: Size, charset: Charset, previous: Frame? = nil) -> Frame {
-        var painter = Painter(size: size, charset: charset, formats: state.formats, previous: previous)
+    public static func frame(for state: StorefrontState, size: Size, charset: Charset, pictures: PictureSupport = .art, previous: Frame? = nil)
+        -> Frame
+    {
+        var painter = Painter(size: size, charset: charset, pictures: pictures, formats: state.formats, previous: previous)
         guard !size.isBelowMinimum else {
             drawTooSmall(&painter)
             return painter.frame

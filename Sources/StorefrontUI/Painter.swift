@@ -11,13 +11,22 @@ struct Painter {
     /// The frame before this one, at the same size and charset: cells a screen knows to be the same are copied from it.
     let previous: Frame?
 
-    init(size: Size, charset: Charset, formats: FormatLocale = .unitedStates, previous: Frame? = nil) {
+    init(size: Size, charset: Charset, pictures: PictureSupport = .art, formats: FormatLocale = .unitedStates, previous: Frame? = nil) {
         frame = Frame(size: size, charset: charset)
         frame.formats = formats
+        let support = charset == .unicode ? pictures : .art
+        frame.pictureSupport = support
         glyphs = Glyphs(charset)
         translation = Translation.for(formats.language).inRegion(formats.region)
-        self.previous = previous.flatMap { $0.size == size && $0.charset == charset && $0.formats == formats ? $0 : nil }
+        // A frame with pictures drawn in by the host is not copied from: its regions' memos do not carry the slots.
+        self.previous = previous.flatMap {
+            $0.size == size && $0.charset == charset && $0.formats == formats && $0.pictureSlots.isEmpty && $0.pictureSupport == support
+                ? $0 : nil
+        }
     }
+
+    /// How this frame shows pictures.
+    var pictures: PictureSupport { frame.pictureSupport }
 
     /// `words` in the session's language.
     func tr(_ words: Localized) -> String { translation.string(words) }

@@ -15,6 +15,8 @@ final class DescriptorScreen: SessionScreen {
     private(set) var size: Size
     let charset: Charset
     let colorMode: ColorMode
+    /// Every frame is written by the shop's encoder.
+    var writesDirectly: Bool { true }
     let descriptor: Int32
     private var encoder: FrameEncoder
     private var previous: Frame?

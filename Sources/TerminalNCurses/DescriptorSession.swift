@@ -23,7 +23,7 @@ public final class DescriptorSession {
     ) throws {
         let screen = try DescriptorScreen(
             descriptor: descriptor, environment: environment, theme: theme, background: background ?? .dark, mouse: mouse, typeahead: typeahead)
-        let backend = ScreenBackend(screen: screen)
+        let backend = ScreenBackend(screen: screen, environment: environment)
         events = TerminalEvents(
             screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
             hasTypeahead: !typeahead.isEmpty, keySource: .descriptor(descriptor),

@@ -16,7 +16,8 @@ struct FrameEncoder {
     /// is written in pieces, as curses would, so the terminal's cursor ends where the frame's does.
     let width: (UInt32) -> Int
     /// The bytes of the last `encode`.
-    private(set) var output: [UInt8] = []
+    /// Written only by the encoder and its extensions.
+    var output: [UInt8] = []
     /// Each pen's look, indexed as `penIndex` numbers them.
     private let looks: [RoleLook]
     /// Blanks in this pen look the same erased as written.
@@ -47,10 +48,18 @@ struct FrameEncoder {
         }
     }
 
-    /// The pen a cell is drawn in: its role, with its own bold and underline.
+    /// The pen a cell is drawn in: its role, with its own bold and underline; a picture's cell, its own two colours
+    /// (`picturePens` on).
     static func penIndex(_ cell: PackedCell) -> Int {
-        Int(cell.role.rawValue) * 4 + (cell.isBold ? 2 : 0) + (cell.isUnderlined ? 1 : 0)
+        if let colors = cell.pictureColors { return picturePens + Int(colors.foreground) << 8 + Int(colors.background) }
+        return Int(cell.role.rawValue) * 4 + (cell.isBold ? 2 : 0) + (cell.isUnderlined ? 1 : 0)
     }
+
+    /// Pens from here on are a picture's colours, foreground × 256 + background, past every role's pen.
+    static let picturePens = 1 << 20
+
+    /// The look of a role's pen; nil for a picture's.
+    private func look(_ pen: Int) -> RoleLook? { pen < Self.picturePens ? looks[pen] : nil }
 
     /// Something else wrote to the terminal: the next frame sets the pen and moves the cursor from scratch.
     mutating func forget() {
@@ -97,7 +106,7 @@ struct FrameEncoder {
     /// region, so nothing outside the band moves); the rows left behind come in blank.
     private mutating func scroll(_ band: ClosedRange<Int>, by offset: Int) {
         // Inserted lines take the pen's background.
-        if pen.map({ looks[$0].background >= 0 }) ?? true { setPen(0) }
+        if pen.map({ look($0)?.background ?? 0 >= 0 }) ?? true { setPen(0) }
         let count = abs(offset)
         // Up: delete at the top of the band, insert below it. Down: delete at its bottom, insert at its top.
         // Both, even at the frame's last row: a terminal taller than the largest frame has rows below it.
@@ -134,7 +143,7 @@ struct FrameEncoder {
                         continue
                     }
                     let target = Self.penIndex(cell)
-                    if cell.code == 0x20, !cell.isCluster, erasable[target] {
+                    if cell.code == 0x20, !cell.isCluster, target < Self.picturePens, erasable[target] {
                         var run = 1
                         var changed = 1
                         while column + run < columns, cells[index + run] == cell {
@@ -162,7 +171,8 @@ struct FrameEncoder {
                     }
                     moveCursor(to: (row, column), in: cells, columns: columns)
                     // A blank shows only its background: any pen with the same draws it.
-                    if !(cell.code == 0x20 && !cell.isCluster && pen.map({ looks[$0].drawsBlanksAs(looks[target]) }) == true) {
+                    let blankAlike = pen.flatMap(look).map { current in look(target).map(current.drawsBlanksAs) ?? false } ?? false
+                    if !(cell.code == 0x20 && !cell.isCluster && blankAlike) {
                         setPen(target)
                     }
                     let span = cell.isWide ? 2 : 1
@@ -212,7 +222,9 @@ struct FrameEncoder {
     private static func reprints(_ cell: PackedCell, in pen: Int, looks: [RoleLook]) -> Bool {
         guard cell.isASCII else { return false }
         let own = penIndex(cell)
-        return own == pen || (cell.code == 0x20 && looks[pen].drawsBlanksAs(looks[own]))
+        if own == pen { return true }
+        guard pen < picturePens, own < picturePens else { return false }
+        return cell.code == 0x20 && looks[pen].drawsBlanksAs(looks[own])
     }
 
     private mutating func cup(_ target: (row: Int, column: Int)) {
@@ -231,43 +243,28 @@ struct FrameEncoder {
 
     private mutating func setPen(_ target: Int) {
         if pen == target { return }
-        output.append(contentsOf: transitions.sequence(from: pen, to: target))
-        pen = target
-    }
-
-    // MARK: - Text
-
-    private mutating func appendText(of cell: PackedCell, in frame: Frame, span: Int) {
-        if cell.isASCII {
-            output.append(UInt8(truncatingIfNeeded: cell.code))
+        defer { pen = target }
+        guard target >= Self.picturePens else {
+            // From a picture's colours, as from an unknown pen: the role's look in full.
+            output.append(contentsOf: transitions.sequence(from: pen.flatMap { $0 < Self.picturePens ? $0 : nil }, to: target))
             return
         }
-        if frame.charset == .ascii {
-            // Cannot happen in an ASCII frame; a placeholder per column keeps the row aligned if it ever does.
-            output.append(contentsOf: repeatElement(0x3F, count: span))
-            return
+        let colors = target - Self.picturePens
+        let foreground = colors >> 8
+        let background = colors & 0xFF
+        // From another picture pen only the colour that changed; from a role's, a reset first (bold, underline, reverse).
+        let previous = pen.flatMap { $0 >= Self.picturePens ? $0 - Self.picturePens : nil }
+        output.append(contentsOf: [0x1B, 0x5B])
+        var parts: [(Int, Int)] = []
+        if previous.map({ $0 >> 8 != foreground }) ?? true { parts.append((38, foreground)) }
+        if previous.map({ $0 & 0xFF != background }) ?? true { parts.append((48, background)) }
+        if previous == nil { output.append(contentsOf: [0x30, 0x3B]) }
+        for (index, part) in parts.enumerated() {
+            if index > 0 { output.append(0x3B) }
+            appendDecimal(part.0)
+            output.append(contentsOf: [0x3B, 0x35, 0x3B])
+            appendDecimal(part.1)
         }
-        if !cell.isCluster, let scalar = Unicode.Scalar(cell.code), width(cell.code) == span {
-            output.append(contentsOf: String(scalar).utf8)
-            return
-        }
-        for piece in CellPieces.pieces(of: frame.text(of: cell), columns: span, width: { width($0.value) }) {
-            output.append(contentsOf: piece.text.utf8)
-        }
-    }
-
-    private mutating func appendDecimal(_ value: Int) {
-        if value >= 10 { appendDecimal(value / 10) }
-        output.append(0x30 + UInt8(value % 10))
-    }
-
-    static func digits(_ value: Int) -> Int {
-        var count = 1
-        var rest = value
-        while rest >= 10 {
-            rest /= 10
-            count += 1
-        }
-        return count
+        output.append(0x6D)
     }
 }

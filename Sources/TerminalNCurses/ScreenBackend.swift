@@ -8,6 +8,9 @@ import StorefrontUI
 protocol DrawingScreen: AnyObject {
     var size: Size { get }
     var charset: Charset { get }
+    var colorMode: ColorMode { get }
+    /// The shop's own encoder draws the frames (curses' drawing knows only the roles' colours).
+    var writesDirectly: Bool { get }
     func draw(_ frame: Frame)
 }
 
@@ -21,12 +24,16 @@ final class ScreenBackend: TerminalBackend {
     /// False once the session ended and the terminal is restored: the one guard against drawing after that.
     var isOpen = true
 
-    init(screen: any DrawingScreen) {
+    init(screen: any DrawingScreen, environment: [String: String] = [:]) {
         self.screen = screen
+        pictures = PictureCapabilities.support(
+            colorMode: screen.colorMode, charset: screen.charset, writesDirectly: screen.writesDirectly, environment: environment)
     }
 
     var size: Size { screen.size }
     var charset: Charset { screen.charset }
+    /// A mosaic where the encoder writes 256 colours; the art elsewhere.
+    let pictures: PictureSupport
 
     /// Work is queued behind the events already waiting on the main queue, so a burst draws once.
     var timing: FrameTiming {

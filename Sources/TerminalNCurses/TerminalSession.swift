@@ -84,7 +84,7 @@ public final class TerminalSession {
         // look its conformances up by scanning every conformance record of the binary, about a millisecond of every
         // start (docs/BENCHMARKS.md, "Why some code is shaped as it is").
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
-        let backend = ScreenBackend(screen: screen)
+        let backend = ScreenBackend(screen: screen, environment: environment)
         let events = TerminalEvents(
             screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
             hasTypeahead: !typeahead.isEmpty, keySource: .ownTerminal(signalPipe: signalPipe),

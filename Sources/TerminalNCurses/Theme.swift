@@ -57,6 +57,8 @@ enum Theme {
             case .border: return RoleLook(foreground: 240)
             case .key: return RoleLook(foreground: 75, bold: true)
             case .qrCode: return RoleLook(foreground: 16, background: 231)
+            // Its colours are each cell's own (FrameEncoder); drawn by curses, it is plain.
+            case .picture: return RoleLook()
             }
         case .color256Light:
             // Each text colour keeps 4.5:1 or more on white (WCAG AA); the test computes it from xterm's RGB values.
@@ -74,6 +76,8 @@ enum Theme {
             case .border: return RoleLook(foreground: 245)
             case .key: return RoleLook(foreground: 25, bold: true)
             case .qrCode: return RoleLook(foreground: 16, background: 231)
+            // Its colours are each cell's own (FrameEncoder); drawn by curses, it is plain.
+            case .picture: return RoleLook()
             }
         case .color8Light:
             // Yellow, green and cyan are the ones a white background washes out.
@@ -91,6 +95,8 @@ enum Theme {
             case .border: return RoleLook(dim: true)
             case .key: return RoleLook(foreground: 4, bold: true)
             case .qrCode: return RoleLook(foreground: 0, background: 7)
+            // Its colours are each cell's own (FrameEncoder); drawn by curses, it is plain.
+            case .picture: return RoleLook()
             }
         case .color8:
             switch role {
@@ -107,6 +113,8 @@ enum Theme {
             case .border: return RoleLook(dim: true)
             case .key: return RoleLook(foreground: 6, bold: true)
             case .qrCode: return RoleLook(foreground: 0, background: 7)
+            // Its colours are each cell's own (FrameEncoder); drawn by curses, it is plain.
+            case .picture: return RoleLook()
             }
         case .monochrome:
             switch role {
@@ -119,6 +127,8 @@ enum Theme {
             case .error: return RoleLook(bold: true, underline: true)
             // Without colours, reversed: on the usual light-on-dark terminal, dark modules on light.
             case .qrCode: return RoleLook(reverse: true)
+            // Its colours are each cell's own (FrameEncoder); drawn by curses, it is plain.
+            case .picture: return RoleLook()
             }
         }
     }

@@ -24,7 +24,8 @@ enum CatalogRepositoryKind: String, CaseIterable, CustomTestStringConvertible {
             return InMemoryCatalog(catalog: catalog)
         case .sqlite:
             let database = try SQLiteDatabase.open(directory: TemporaryDirectory.make())
-            return try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test", pictures: BundledPictures.catalogImport.resolving)
+            return try SQLiteCatalogImport.open(
+                database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "test", pictures: BundledPictures.catalogImport.resolving)
         case .postgres:
             return try await PostgresFixture().importing(catalog)
         }
@@ -85,7 +86,8 @@ struct SQLiteDatabaseTests {
         changed.products[0].price = Money(minorUnits: 1, currency: .usd)
         changed.products.removeLast()
         let reimported = try SQLiteCatalogImport.open(
-            database: try SQLiteDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed", pictures: BundledPictures.catalogImport.resolving)
+            database: try SQLiteDatabase.open(directory: directory), catalogData: try Fixtures.catalogJSON(changed), source: "changed",
+            pictures: BundledPictures.catalogImport.resolving)
         #expect(reimported.didImport)
         #expect(try await reimported.count(matching: "") == 23)
         #expect(try await reimported.page(matching: "", offset: 0, limit: 1).first?.price.minorUnits == 1)

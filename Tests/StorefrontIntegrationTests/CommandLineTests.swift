@@ -40,7 +40,7 @@ struct CommandLineTests {
             .standardizedFileURL.path
         let valid = try Subprocess.run(binary, ["catalog", "validate", assets])
         #expect(valid.status == 0)
-        #expect(valid.stdout.contains("valid, 24 products in USD for Storefront"))
+        #expect(valid.stdout.contains("valid, 24 products, 25 pictures in USD for Storefront"))
 
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("dup-\(UUID()).json")
         try #"[{"id":1,"name":"A","price":1,"description":"d"},{"id":1,"name":"B","price":2.5,"description":"d"}]"#.write(

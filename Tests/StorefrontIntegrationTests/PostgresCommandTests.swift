@@ -104,7 +104,7 @@ struct PostgresCommandTests {
 
         let unwritable = try storefront(["catalog", "export", "/proc/no-such-dir/catalog.json", "--data-dir", data])
         #expect(unwritable.status == 73, "\(unwritable.stderr)")
-        #expect(unwritable.stderr.contains("cannot write /proc/no-such-dir/catalog.json"))
+        #expect(unwritable.stderr.contains("cannot write /proc/no-such-dir/"), "the pictures are written first, beside it")
     }
 
     @Test func anInvalidCatalogImportsNothing() throws {

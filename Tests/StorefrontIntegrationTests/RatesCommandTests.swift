@@ -66,6 +66,7 @@ struct RatesCommandTests {
         try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
         let catalog = files.appendingPathComponent("catalog.json").path
         try JSONSerialization.data(withJSONObject: root).write(to: URL(fileURLWithPath: catalog))
+        try Fixtures.writeBundledPictures(besideCatalogIn: files)
         let german = try Subprocess.run(
             try BuiltProduct.requireStorefront(), ["headless", "--size", "120x34", "--keys", "q", "--catalog", catalog, "--data-dir", data],
             environment: ProcessInfo.processInfo.environment.merging(["LC_ALL": "", "LANG": "de_DE.UTF-8"]) { $1 })

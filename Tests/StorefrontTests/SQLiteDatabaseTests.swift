@@ -27,7 +27,8 @@ struct StockTests {
         for index in products.indices where products[index]["options"] == nil { products[index]["stock"] = 99 }
         json["products"] = products
         let reopened = try SQLiteCatalogImport.open(
-            database: database, catalogData: try JSONSerialization.data(withJSONObject: json), source: "changed", pictures: BundledPictures.catalogImport.resolving)
+            database: database, catalogData: try JSONSerialization.data(withJSONObject: json), source: "changed",
+            pictures: BundledPictures.catalogImport.resolving)
         #expect(reopened.didImport)
         #expect(try await reopened.product(id: "hoodie-root")?.stock == 1, "re-reading the catalog keeps the stock")
         #expect(try await reopened.page(matching: "", offset: 0, limit: 1).first?.name == "Dusk Keycap Set, second edition")
@@ -143,7 +144,8 @@ struct VariantImportTests {
     @Test func aChangedCatalogReplacesVariantsAndKeepsTheStockOfThoseThatStay() async throws {
         let database = try SQLiteDatabase.inMemory()
         var catalog = VariantCatalogs.hoodieAndMug()
-        _ = try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "first", pictures: BundledPictures.catalogImport.resolving)
+        _ = try SQLiteCatalogImport.open(
+            database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "first", pictures: BundledPictures.catalogImport.resolving)
         _ = try await SQLStockRepository(database: database).setStock(of: "hoodie-l", onHand: 1)
         // XL leaves, XXL arrives, L costs more.
         let usd = { (cents: Int64) in Money(minorUnits: cents, currency: .usd) }
@@ -151,7 +153,8 @@ struct VariantImportTests {
         catalog.products[0].variants.removeLast()
         catalog.products[0].variants[2].price = usd(6_000)
         catalog.products[0].variants.append(ProductVariant(sku: "hoodie-xxl", values: ["XXL"], price: usd(6_400), stock: 2))
-        let reopened = try SQLiteCatalogImport.open(database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "second", pictures: BundledPictures.catalogImport.resolving)
+        let reopened = try SQLiteCatalogImport.open(
+            database: database, catalogData: try Fixtures.catalogJSON(catalog), source: "second", pictures: BundledPictures.catalogImport.resolving)
         let hoodie = try #require(try await reopened.product(id: "hoodie"))
         #expect(hoodie.variants.map(\.sku) == ["hoodie-s", "hoodie-m", "hoodie-l", "hoodie-xxl"])
         #expect(hoodie.variants.map(\.stock) == [5, 1, 1, 2], "L keeps the count set by hand; XXL starts with its own")

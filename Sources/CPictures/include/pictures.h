@@ -53,7 +53,7 @@ typedef struct {
 } sf_mosaic_cell;
 
 typedef enum {
-    /* Half blocks, quadrants and sextants where the font has them: the most colour per cell. */
+    /* Unicode's Block Elements: halves, quadrants and eighths, in every font with box drawing. */
     SF_MOSAIC_BLOCKS = 0,
     /* Braille dots: fine detail with one colour per cell. */
     SF_MOSAIC_BRAILLE = 1,

@@ -40,6 +40,8 @@ public struct StorefrontDependencies: Sendable {
     public var subscriptions: ShopperSubscriptions?
     /// The customers as the merchant console finds and reads them; nil for a shopper's session.
     public var customers: (any CustomerDirectory)?
+    /// The products' pictures drawn in cells, shared by the process's sessions; nil where the shop shows art alone.
+    public var pictures: (any PictureMosaics)?
 
     public init(
         catalog: any CatalogRepository, orderHistory: any OrderHistory,

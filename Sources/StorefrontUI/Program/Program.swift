@@ -20,6 +20,8 @@ public final class Program {
     /// Runs after a burst's keys and effects are handled, before its frame (a terminal ends on quit).
     public var onBurstHandled: ((StorefrontState) -> Void)?
     private var isHandlingInput = false
+    /// The pictures this session has drawn, and those it is waiting for.
+    private let pictures: PictureFill
 
     /// Runs `body`, input the host draws right after with `drawIfNeeded`: states published meanwhile
     /// schedule no pass of their own, which would only wake a thread to find nothing to do.
@@ -31,6 +33,7 @@ public final class Program {
 
     public init(dependencies: StorefrontDependencies, backend: any TerminalBackend) {
         self.backend = backend
+        pictures = PictureFill(source: backend.pictures == .art ? nil : dependencies.pictures)
         // The store publishes its first state while it is made, before `self` exists: relayed after.
         let relay = StateRelay()
         viewModel = StorefrontViewModel(dependencies: dependencies) { relay.program?.stateChanged($0) }
@@ -41,8 +44,12 @@ public final class Program {
 
     public var state: StorefrontState { viewModel.state }
 
-    /// The frame for the current state at the backend's size.
-    public var frame: Frame { layout(viewModel.state, backend.size, charset: backend.charset) }
+    /// The frame for the current state at the backend's size, with the pictures the session has.
+    public var frame: Frame {
+        var frame = layout(viewModel.state, backend.size, charset: backend.charset, pictures: backend.pictures)
+        pictures.draw(into: &frame)
+        return frame
+    }
 
     /// Decodes `key` against the state it will act on and sends its action; keys that mean nothing there are ignored.
     public func press(_ key: Key, settle: Bool = true) async {
@@ -65,13 +72,14 @@ public final class Program {
         if settle { await self.settle() }
     }
 
-    /// Waits for every effect in flight, handling keys that were waiting on them.
+    /// Waits for every effect in flight, handling keys that were waiting on them, and for the pictures on screen.
     public func settle() async {
         repeat {
             await viewModel.settled()
             keys.drain(into: viewModel)
         } while !keys.isEmpty && viewModel.isAcceptingInput
         await viewModel.settled()
+        await pictures.settled()
     }
 
     /// The backend's size changed: the list window follows and a frame is drawn at the new size.
@@ -92,7 +100,12 @@ public final class Program {
     /// Draws the current state now.
     public func draw() {
         needsDraw = false
-        let drawn = layout(viewModel.state, backend.size, charset: backend.charset, previous: onScreen)
+        var drawn = layout(viewModel.state, backend.size, charset: backend.charset, pictures: backend.pictures, previous: onScreen)
+        // A picture not drawn yet is asked for; when it comes, the frame is drawn again if it still shows its slot.
+        pictures.draw(into: &drawn) { [weak self] slot in
+            guard let self, self.onScreen?.pictureSlots.contains(slot) == true else { return }
+            self.stateChanged(self.viewModel.state)
+        }
         onScreen = drawn
         backend.draw(drawn, for: viewModel.state)
     }

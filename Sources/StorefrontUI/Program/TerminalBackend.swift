@@ -7,10 +7,17 @@ public protocol TerminalBackend: AnyObject {
     /// The screen's size now.
     var size: Size { get }
     var charset: Charset { get }
+    /// How the terminal shows products' pictures.
+    var pictures: PictureSupport { get }
     /// When frames are drawn.
     var timing: FrameTiming { get }
     /// Shows `frame`, laid out for `state`.
     func draw(_ frame: Frame, for state: StorefrontState)
+}
+
+extension TerminalBackend {
+    /// Art, unless the backend says it draws more.
+    public var pictures: PictureSupport { .art }
 }
 
 /// When a backend draws.
@@ -27,12 +34,16 @@ public enum FrameTiming {
 public final class HeadlessBackend: TerminalBackend {
     public var size: Size
     public let charset: Charset
+    public let pictures: PictureSupport
     public var timing: FrameTiming { .everyState }
     private let onFrame: (StorefrontState, Frame) -> Void
 
-    public init(size: Size, charset: Charset = .unicode, onFrame: @escaping (StorefrontState, Frame) -> Void = { _, _ in }) {
+    public init(
+        size: Size, charset: Charset = .unicode, pictures: PictureSupport = .art, onFrame: @escaping (StorefrontState, Frame) -> Void = { _, _ in }
+    ) {
         self.size = size
         self.charset = charset
+        self.pictures = pictures
         self.onFrame = onFrame
     }
 

@@ -7,6 +7,7 @@ extension Layout {
     static func drawProductDetail(_ state: StorefrontState, _ body: BodyRect, _ p: inout Painter) {
         guard let detail = state.productDetail else { return }
         let product = detail.product
+        if drawProductPicture(detail, body, &p) { return }
         let artWidth = product.art.map { p.width($0) }.max() ?? 0
         let sideBySide = artWidth > 0 && body.width >= artWidth + 44
         if sideBySide {
@@ -21,6 +22,18 @@ extension Layout {
                 product, quantityInCart: detail.quantityInCart, choosing: detail, column: 2, top: body.top, width: body.width - 4,
                 height: body.height, &p)
         }
+    }
+
+    /// The chosen variant's picture, else the product's, large on the left with the summary beside it; false when the
+    /// terminal shows art, or the page is too narrow for both.
+    private static func drawProductPicture(_ detail: ProductDetailState, _ body: BodyRect, _ p: inout Painter) -> Bool {
+        guard p.pictures == .mosaic, body.width >= 76, let picture = detail.product.pictures(for: detail.chosenVariant).first, picture.isStored,
+            let box = PictureSlot.fitting(picture, columns: min(48, body.width * 2 / 5), rows: body.height - 2)
+        else { return false }
+        p.reservePicture(picture.digest, column: 2, row: body.top + 1, columns: box.columns, rows: box.rows)
+        let column = box.columns + 5
+        drawProductSummaryWithoutArt(detail, column: column, top: body.top + 1, width: body.width - column - 2, height: body.height - 1, &p)
+        return true
     }
 
     static func drawProductSummaryWithoutArt(_ detail: ProductDetailState, column: Int, top: Int, width: Int, height: Int, _ p: inout Painter) {

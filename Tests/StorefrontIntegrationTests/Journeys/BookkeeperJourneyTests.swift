@@ -25,6 +25,7 @@ struct BookkeeperJourneyTests {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let path = root + "/catalog.json"
         try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: path))
+        try Fixtures.writeBundledPictures(besideCatalogIn: URL(fileURLWithPath: root))
         return path
     }
 
