@@ -398,7 +398,7 @@ let package = Package(
         .testTarget(
             name: "StorefrontTests",
             dependencies: testDependencies,
-            exclude: ["__Snapshots__", "Features/__Snapshots__", "Languages/__Snapshots__"],
+            exclude: ["__Snapshots__", "Features/__Snapshots__", "Languages/__Snapshots__", "PictureFixtures"],
             swiftSettings: strict
         ),
         // Real parts: tmux, ssh, PostgreSQL, PgBouncer, localstripe, pyte, the built binary.

@@ -94,7 +94,7 @@ typedef struct {
 
 static void png_fail(png_structp png, png_const_charp text) {
     png_reading *reading = png_get_error_ptr(png);
-    if (reading->status == SF_PICTURE_OK) reading->status = SF_PICTURE_MALFORMED;
+    if (reading->status == SF_PICTURE_OK) reading->status = strstr(text, "exceeds user limit") ? SF_PICTURE_TOO_MANY_PIXELS : SF_PICTURE_MALFORMED;
     if (reading->out->message[0] == 0) say(reading->out, text);
     longjmp(reading->jump, 1);
 }
@@ -130,15 +130,19 @@ static sf_picture_status decode_png(const uint8_t *bytes, size_t count, const sf
     // Volatile: changed after setjmp and read after the jump back.
     uint8_t *volatile rgba = NULL;
     png_bytep *volatile rows = NULL;
-    if (!info || setjmp(reading.jump)) {
-        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+    if (!info) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        return SF_PICTURE_NO_MEMORY;
+    }
+    if (setjmp(reading.jump)) {
+        png_destroy_read_struct(&png, &info, NULL);
         free(rgba);
         free(rows);
-        return info ? reading.status : SF_PICTURE_NO_MEMORY;
+        return reading.status;
     }
     png_set_read_fn(png, &reading, png_read_bytes);
     png_set_read_status_fn(png, png_row_done);
-    png_set_user_limits(png, limits->max_side, limits->max_side);
+    // libpng's own limit on a side (a million pixels) is left: check_size says more, once the header is read.
     // Ancillary chunks (text, ICC profiles) inflate within these, so a small file cannot ask for gigabytes.
     png_set_chunk_cache_max(png, 128);
     png_set_chunk_malloc_max(png, 4 * 1024 * 1024);

@@ -11,7 +11,9 @@ import Testing
 @MainActor
 @Suite("Product pictures")
 struct ProductPictureTests {
-    @Test("the mug's page at 80x24, 120x34 and 200x60", arguments: [Size(columns: 80, rows: 24), Size(columns: 120, rows: 34), Size(columns: 200, rows: 60)])
+    @Test(
+        "the mug's page at 80x24, 120x34 and 200x60",
+        arguments: [Size(columns: 80, rows: 24), Size(columns: 120, rows: 34), Size(columns: 200, rows: 60)])
     func mugPage(size: Size) async throws {
         let driver = await ScriptedDriver(size: size, pictures: .mosaic)
         try await driver.press("down,enter")
@@ -20,9 +22,14 @@ struct ProductPictureTests {
         let slot = try #require(frame.pictureSlots.first)
         #expect(frame.pictureSlots.count == 1)
         // Every cell of the slot is the picture's, in its own colours; the cup's white is in it.
-        let cells = (slot.row..<(slot.row + slot.rows)).flatMap { row in (slot.column..<(slot.column + slot.columns)).map { frame.packed[row * size.columns + $0] } }
+        let cells = (slot.row..<(slot.row + slot.rows)).flatMap { row in
+            (slot.column..<(slot.column + slot.columns)).map { frame.packed[row * size.columns + $0] }
+        }
         #expect(cells.allSatisfy { $0.pictureColors != nil })
-        #expect(cells.contains { [231, 255, 254, 253].contains($0.pictureColors!.foreground) || [231, 255, 254, 253].contains($0.pictureColors!.background) })
+        #expect(
+            cells.contains {
+                [231, 255, 254, 253].contains($0.pictureColors!.foreground) || [231, 255, 254, 253].contains($0.pictureColors!.background)
+            })
         assertSnapshot(of: driver.frameText, as: .lines, named: "mug-\(size)")
     }
 
