@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopModels
 import ShopPorts
 import Synchronization
@@ -118,3 +119,4 @@ struct PictureCache {
         }
     }
 }
+extension SharedPictureMosaics: LiveObject {}

@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopBundledCatalog
 import ShopModels
 import ShopPictures
@@ -61,3 +62,5 @@ struct SharedPictureMosaicsTests {
         #expect(repository.reads.withLock { $0 } == ["nothing": 1], "a box out of bounds reads nothing")
     }
 }
+
+extension SharedPictureMosaicsTests.CountingPictures: LiveObject {}
