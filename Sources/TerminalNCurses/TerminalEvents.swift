@@ -93,6 +93,9 @@ final class TerminalEvents {
         Task { @MainActor [program, screen] in
             await program.viewModel.settled()
             program.drawIfNeeded()
+            // The pictures that frame asked for are in it too before the mark: a recording is the same every time.
+            await program.picturesSettled()
+            program.drawIfNeeded()
             screen.write(TerminalSession.settledMarker)
         }
     }

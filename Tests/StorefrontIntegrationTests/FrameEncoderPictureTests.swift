@@ -6,12 +6,13 @@ import Testing
 
 /// A picture's cells carry their own colours: the encoder sets both from a role's pen, and only the one that changed
 /// from another picture cell's.
-@Suite("Frame encoder: pictures")
+@Suite("Frame encoder: pictures", .ownThreads)
 struct FrameEncoderPictureTests {
     static func frame(_ cells: [MosaicCell]) -> Frame {
         var frame = Frame(size: Size(columns: 20, rows: 3))
         frame.put("Hi", column: 0, row: 0, style: Style(.price))
-        frame.draw(PictureMosaic(columns: cells.count, rows: 1, cells: cells), in: PictureSlot(digest: "", column: 3, row: 0, columns: cells.count, rows: 1))
+        frame.draw(
+            PictureMosaic(columns: cells.count, rows: 1, cells: cells), in: PictureSlot(digest: "", column: 3, row: 0, columns: cells.count, rows: 1))
         return frame
     }
 

@@ -55,7 +55,9 @@ struct ProductPictureJourneyTests {
         let binary = try BuiltProduct.requireStorefront()
         let folder = try Self.catalogFolder()
         let data = TemporaryDirectory.make().path
-        #expect(try Subprocess.run(binary, ["headless", "--catalog", folder.appending(path: "catalog.json").path, "--data-dir", data, "--keys", "q"]).status == 0)
+        #expect(
+            try Subprocess.run(binary, ["headless", "--catalog", folder.appending(path: "catalog.json").path, "--data-dir", data, "--keys", "q"])
+                .status == 0)
 
         let out = TemporaryDirectory.make()
         let exported = try Subprocess.run(binary, ["catalog", "export", out.appending(path: "shop/catalog.json").path, "--data-dir", data])
@@ -79,7 +81,7 @@ struct ProductPictureJourneyTests {
         for (environment, mosaic) in [("", true), ("NO_COLOR=1 ", false), ("STOREFRONT_PICTURES=art ", false)] {
             // NO_COLOR empty, as unset: the test runner's own would make every terminal monochrome.
             let terminal = try TmuxTerminal(columns: 120, rows: 34, environment: ["NO_COLOR": ""])
-            try terminal.type("\(environment)\(binary) --data-dir data")
+            try terminal.type("\(environment)'\(binary)' --data-dir '\(terminal.directory.path)/data'")
             try terminal.waitUntil("the list") { $0.contains("stdout Mug") }
             try terminal.selectRow(containing: "stdout Mug")
             try terminal.press("Enter")

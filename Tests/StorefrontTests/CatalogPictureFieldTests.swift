@@ -28,7 +28,10 @@ struct CatalogPictureFieldTests {
     }
 
     @Test func eachBadPathIsToldAtItsPlace() {
-        #expect(Self.issues(#"["/etc/passwd.png"]"#) == [#"$.products[0].pictures[0] (product "a"): must be a relative path inside the catalog's folder, without . or .. parts"#])
+        #expect(
+            Self.issues(#"["/etc/passwd.png"]"#) == [
+                #"$.products[0].pictures[0] (product "a"): must be a relative path inside the catalog's folder, without . or .. parts"#
+            ])
         #expect(Self.issues(#"["../up.png"]"#).first?.contains("without . or .. parts") == true)
         #expect(Self.issues(#"["a//b.png"]"#).first?.contains("without . or .. parts") == true)
         #expect(Self.issues(#"["a\\b.png"]"#).first?.contains("a backslash") == true)
@@ -39,7 +42,8 @@ struct CatalogPictureFieldTests {
     }
 
     @Test func theStoredFormIsCheckedField() {
-        #expect(Self.issues(#"[{"file": "a.png", "sha256": "XYZ", "width": 1, "height": 1}]"#).first?.contains("64 lowercase hexadecimal digits") == true)
+        #expect(
+            Self.issues(#"[{"file": "a.png", "sha256": "XYZ", "width": 1, "height": 1}]"#).first?.contains("64 lowercase hexadecimal digits") == true)
         let digest = String(repeating: "0", count: 64)
         #expect(Self.issues(#"[{"file": "a.png", "sha256": "\#(digest)", "width": 0, "height": 1}]"#).first?.contains("from 1 to 8192") == true)
         #expect(Self.issues(#"[{"file": "a.png"}]"#).first?.contains("for a picture the shop holds") == true)

@@ -60,15 +60,21 @@ struct PictureDecoderTests {
     }
 
     @Test func truncatedFilesAreRefusedAsCutShort() throws {
-        let png = try #require(throws: PictureRefusal.self) { try PictureDecoder.decode(Array(Self.duckPNG.prefix(Self.duckPNG.count / 2)), limits: .upload) }
+        let png = try #require(throws: PictureRefusal.self) {
+            try PictureDecoder.decode(Array(Self.duckPNG.prefix(Self.duckPNG.count / 2)), limits: .upload)
+        }
         #expect(png.reason == .truncated)
-        let jpeg = try #require(throws: PictureRefusal.self) { try PictureDecoder.decode(Array(Self.duckJPEG.prefix(Self.duckJPEG.count / 2)), limits: .upload) }
+        let jpeg = try #require(throws: PictureRefusal.self) {
+            try PictureDecoder.decode(Array(Self.duckJPEG.prefix(Self.duckJPEG.count / 2)), limits: .upload)
+        }
         #expect(jpeg.reason == .truncated)
         #expect(jpeg.description.hasPrefix("cut short: "))
     }
 
     @Test func otherFormatsDamageAndSizeAreRefusedByReason() throws {
-        #expect(throws: PictureRefusal(.unknownFormat, "not a PNG or JPEG file")) { try PictureDecoder.decode(Array("GIF89a".utf8) + [0, 1], limits: .upload) }
+        #expect(throws: PictureRefusal(.unknownFormat, "not a PNG or JPEG file")) {
+            try PictureDecoder.decode(Array("GIF89a".utf8) + [0, 1], limits: .upload)
+        }
         #expect(throws: PictureRefusal.self) { try PictureDecoder.decode([], limits: .upload) }
         var damaged = Self.duckPNG
         damaged[20] ^= 0xFF  // inside IHDR: its CRC no longer matches

@@ -82,6 +82,11 @@ public final class Program {
         await pictures.settled()
     }
 
+    /// Returns once every picture the frames on screen asked for is in (and marked to be drawn).
+    public func picturesSettled() async {
+        await pictures.settled()
+    }
+
     /// The backend's size changed: the list window follows and a frame is drawn at the new size.
     public func resized() {
         viewModel.send(.viewportChanged(listRows: Layout.listRows(for: backend.size)))
