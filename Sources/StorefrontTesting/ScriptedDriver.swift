@@ -21,10 +21,14 @@ public final class ScriptedDriver {
         await settle()
     }
 
-    /// Drives the shop with `dependencies` as given, e.g. a stack's with a cart repository added.
-    public convenience init(dependencies: StorefrontDependencies, size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode) async {
-        self.init(stack: TestStack(), dependencies: dependencies, size: size, charset: charset, pictures: .art)
-        await settle()
+    /// Drives the shop with `dependencies` as given, e.g. a stack's with a cart repository added. With `settling`
+    /// false, only the first reads are waited for, not the pictures the first frame asks for.
+    public convenience init(
+        dependencies: StorefrontDependencies, size: Size = Size(columns: 80, rows: 24), charset: Charset = .unicode,
+        pictures: PictureSupport = .art, settling: Bool = true
+    ) async {
+        self.init(stack: TestStack(), dependencies: dependencies, size: size, charset: charset, pictures: pictures)
+        if settling { await settle() } else { await viewModel.settled() }
     }
 
     private init(stack: TestStack, dependencies: StorefrontDependencies, size: Size, charset: Charset, pictures: PictureSupport) {

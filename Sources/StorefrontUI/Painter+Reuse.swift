@@ -14,6 +14,8 @@ struct RegionMemo: Sendable {
     var content: any Sendable
     /// The mouse targets the drawing added, added again with a copy.
     var targets: [MouseTarget]
+    /// The pictures the drawing placed, placed again with a copy (whose cells hold them as last drawn).
+    var slots: [PictureSlot] = []
 }
 
 /// The rows of a list window as drawn: which item each showed, where, and how.
@@ -56,12 +58,17 @@ extension Painter {
         if let earlier = memo(id), earlier.rows == rows, earlier.columns == columns, let drawn = earlier.content as? Content, drawn == content {
             copyFromPrevious(rows: rows, columns: columns)
             frame.targets += earlier.targets
+            frame.pictureSlots += earlier.slots
             frame.memos.append(earlier)
             return
         }
         let targetsBefore = frame.targets.count
+        let slotsBefore = frame.pictureSlots.count
         draw(&self)
-        frame.memos.append(RegionMemo(id: id, rows: rows, columns: columns, content: content, targets: Array(frame.targets[targetsBefore...])))
+        frame.memos.append(
+            RegionMemo(
+                id: id, rows: rows, columns: columns, content: content, targets: Array(frame.targets[targetsBefore...]),
+                slots: Array(frame.pictureSlots[slotsBefore...])))
     }
 
     /// A window of a list: row `top + offset` shows `items[offset]`, item `firstIndex + offset` of the whole list,

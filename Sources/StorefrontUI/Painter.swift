@@ -18,10 +18,8 @@ struct Painter {
         frame.pictureSupport = support
         glyphs = Glyphs(charset)
         translation = Translation.for(formats.language).inRegion(formats.region)
-        // A frame with pictures drawn in by the host is not copied from: its regions' memos do not carry the slots.
         self.previous = previous.flatMap {
-            $0.size == size && $0.charset == charset && $0.formats == formats && $0.pictureSlots.isEmpty && $0.pictureSupport == support
-                ? $0 : nil
+            $0.size == size && $0.charset == charset && $0.formats == formats && $0.pictureSupport == support ? $0 : nil
         }
     }
 

@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopModels
 import ShopPorts
 import SnapshotTesting
@@ -58,3 +59,63 @@ struct ProductPictureTests {
         #expect(ascii.program.frame.pictureSlots.isEmpty, "an ASCII terminal draws no blocks")
     }
 }
+
+/// The list's preview pane shows the selected product's picture, and a move never waits for one.
+@MainActor
+@Suite("Product pictures in the list")
+struct ProductListPictureTests {
+    /// Holds every picture until let go, then draws each as a block of one colour.
+    final class HeldPictures: PictureMosaics {
+        let gate = AsyncGate()
+
+        func mosaic(digest: String, columns: Int, rows: Int) async -> PictureMosaic? {
+            await gate.wait()
+            return PictureMosaic(
+                columns: columns, rows: rows,
+                cells: Array(repeating: MosaicCell(symbol: 0x2588, foreground: 196, background: 16), count: columns * rows))
+        }
+    }
+
+    @Test func theSelectedProductsPictureIsInThePreviewAndAMoveDrawsAtOnce() async throws {
+        let pictures = HeldPictures()
+        var dependencies = TestStack().dependencies
+        dependencies.pictures = pictures
+        let driver = await ScriptedDriver(dependencies: dependencies, size: Size(columns: 200, rows: 60), pictures: .mosaic, settling: false)
+        await driver.program.viewModel.settled()
+        let first = try #require(driver.renderer.frames.last?.pictureSlots.first)
+        // Down: the next product's frame is drawn while its picture is still held, its slot blank.
+        await driver.press(.down, settle: false)
+        await driver.program.viewModel.settled()
+        let moved = try #require(driver.renderer.frames.last)
+        let slot = try #require(moved.pictureSlots.first)
+        #expect(slot.digest != first.digest)
+        #expect(slot.digest == driver.state.productList.selectedProduct?.pictures.first?.digest)
+        #expect(moved.packed[slot.row * 200 + slot.column].pictureColors == nil, "blank until the picture comes")
+        await pictures.gate.open()
+        await driver.settle()
+        let drawn = try #require(driver.renderer.frames.last)
+        #expect(drawn.packed[slot.row * 200 + slot.column].pictureColors! == (196, 16))
+        assertSnapshot(of: driver.frameText, as: .lines, named: "list-200x60")
+    }
+}
+
+extension ProductListPictureTests.HeldPictures: LiveObject {}
+
+/// Holds its waiters until opened, then lets every one through.
+actor AsyncGate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for continuation in waiting { continuation.resume() }
+        waiting = []
+    }
+}
+
+extension AsyncGate: LiveObject {}

@@ -54,8 +54,18 @@ extension Layout {
             p.region(Self.productPreview, rows: body.top..<body.bottom, columns: listWidth..<body.width, content: pane) { p in
                 let column = listWidth + 1
                 p.verticalLine(column: listWidth, rows: body.top..<body.bottom, style: Style(.border))
+                // The picture above the summary, in at most half the pane's height; the art then gives way to it.
+                var top = body.top
+                var shown = product
+                if p.pictures == .mosaic, let picture = product.pictures.first, picture.isStored,
+                    let box = PictureSlot.fitting(picture, columns: min(40, body.width - column - 2), rows: (body.height - 1) / 2)
+                {
+                    p.reservePicture(picture.digest, column: column + 1, row: body.top, columns: box.columns, rows: box.rows)
+                    top += box.rows + 1
+                    shown.art = []
+                }
                 drawProductSummary(
-                    product, quantityInCart: nil, column: column + 1, top: body.top, width: body.width - column - 2, height: body.height, &p)
+                    shown, quantityInCart: nil, column: column + 1, top: top, width: body.width - column - 2, height: body.bottom - top, &p)
             }
         }
     }
