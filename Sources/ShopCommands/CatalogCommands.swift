@@ -29,7 +29,8 @@ public enum CatalogCommands {
         let summary: PostgresCatalogImport.ImportSummary
         do {
             // The pictures' digests are part of what is imported: a picture changed under the same name imports again.
-            let hash = ContentHash.fnv1a64(data + Data(resolved.pictures.map(\.digest).joined().utf8))
+            let references = resolved.catalog.pictureReferences
+            let hash = ContentHash.fnv1a64(data + Data(references.map(\.digest).joined().utf8))
             summary = try await PostgresCatalogImport.importCatalog(resolved.catalog, pictures: resolved.pictures, contentHash: hash, into: database)
         } catch {
             throw PostgresSetup.exit(for: error)
@@ -60,7 +61,7 @@ public enum CatalogCommands {
             throw ExitCodes.ioError
         }
         let pictures = Dictionary(
-            catalog.products.flatMap { $0.pictures + $0.variants.flatMap(\.pictures) }.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
+            catalog.pictureReferences.map { ($0.file, $0) }, uniquingKeysWith: { first, _ in first })
         if path.string == "-" {
             if !pictures.isEmpty { complain("the catalog names \(pictures.count) pictures, which only an export to a file writes beside it") }
             try writeResult(String(decoding: data, as: UTF8.self), what: "the catalog")
@@ -124,8 +125,9 @@ public enum CatalogCommands {
         emit(applied.isEmpty ? "\(place): the schema is up to date\n" : "\(place): applied \(applied.joined(separator: ", "))\n", to: STDOUT_FILENO)
     }
 
-    /// Reads and validates a catalog file and the pictures beside it: exits 66 when it is missing or not a file, 65 with
-    /// every problem when it or a picture is invalid.
+    /// Reads and validates a catalog file and the pictures beside it, each decoded (the file alone is checked: no shop's
+    /// pictures stand in for a missing one): exits 66 when it is missing or not a file, 65 with every problem when it
+    /// or a picture is invalid.
     static func load(_ path: FilePath) throws -> (ResolvedCatalog, Data) {
         guard FileManager.default.fileExists(atPath: path.string) else {
             complain("no such file: \(path)")
@@ -145,7 +147,7 @@ public enum CatalogCommands {
         do {
             let catalog = try CatalogLoader.load(data: data, source: path.string)
             do {
-                return (try CatalogPictureImport.files(beside: URL(fileURLWithPath: path.string)).resolve(catalog, holds: { _ in false }), data)
+                return (try CatalogPictureImport.files(beside: URL(fileURLWithPath: path.string)).resolve(catalog, held: [:]), data)
             } catch {
                 throw CatalogError(source: path.string, issues: error.issues)
             }

@@ -44,3 +44,13 @@ public struct MosaicCell: Hashable, Sendable, BitwiseCopyable {
         self.background = background
     }
 }
+
+extension Product {
+    /// Its own pictures, then its variants'.
+    public var pictureReferences: [PictureReference] { pictures + variants.flatMap(\.pictures) }
+}
+
+extension Catalog {
+    /// Every picture its products and their variants name, in catalog order, a picture named twice listed twice.
+    public var pictureReferences: [PictureReference] { products.flatMap(\.pictureReferences) }
+}

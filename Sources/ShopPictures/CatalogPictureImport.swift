@@ -32,16 +32,17 @@ public struct CatalogPictureImport: Sendable {
 
     /// A resolver for the storage's import.
     public var resolving: CatalogPictureResolving {
-        { (catalog: Catalog, holds: (String) -> Bool) throws(CatalogError) -> ResolvedCatalog in
-            try resolve(catalog, holds: holds)
+        { (catalog: Catalog, held: [String: PictureSize]) throws(CatalogError) -> ResolvedCatalog in
+            try resolve(catalog, held: held)
         }
     }
 
     /// The catalog with every picture's digest and size filled in, and the bytes of each file read.
     ///
-    /// A file beside the catalog is always read (it may have changed); a stored reference without its file stands
-    /// when the shop holds its digest. Every problem is told, each at its product's picture.
-    public func resolve(_ catalog: Catalog, holds: (String) -> Bool) throws(CatalogError) -> ResolvedCatalog {
+    /// A file beside the catalog is always read and hashed (it may have changed), and decoded unless the shop holds those
+    /// very bytes; a stored reference without its file stands when the shop holds its digest. Every problem is told,
+    /// each at its product's picture.
+    public func resolve(_ catalog: Catalog, held: [String: PictureSize]) throws(CatalogError) -> ResolvedCatalog {
         var issues: [CatalogIssue] = []
         var checked: [String: PictureReference] = [:]
         var stored: [String: StoredPicture] = [:]
@@ -60,13 +61,18 @@ public struct CatalogPictureImport: Sendable {
                     return nil
                 }
                 guard let bytes else {
-                    if picture.isStored, holds(picture.digest) { return picture }
+                    if picture.isStored, held[picture.digest] != nil { return picture }
                     fail("no such file beside the catalog")
                     return nil
                 }
+                let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+                if let size = held[digest] {
+                    let reference = PictureReference(file: picture.file, digest: digest, width: size.width, height: size.height)
+                    checked[picture.file] = reference
+                    return reference
+                }
                 do throws(PictureRefusal) {
                     let decoded = try PictureDecoder.decode(bytes, limits: .upload)
-                    let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
                     let reference = PictureReference(file: picture.file, digest: digest, width: decoded.sourceWidth, height: decoded.sourceHeight)
                     checked[picture.file] = reference
                     stored[digest] = StoredPicture(

@@ -30,18 +30,28 @@ public struct ResolvedCatalog: Sendable {
     }
 }
 
+/// A stored picture's size in pixels.
+public struct PictureSize: Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
 /// Reads a catalog's picture files in before it is imported; the storage calls it and keeps what it returns.
-/// `holds` says whether the shop has a digest already, so a reference without its file beside the catalog can stand.
-public typealias CatalogPictureResolving = @Sendable (_ catalog: Catalog, _ holds: (String) -> Bool) throws(CatalogError) -> ResolvedCatalog
+/// `held` is every picture the shop has already, by digest: a file whose bytes the shop holds is not decoded again, and
+/// a reference without its file beside the catalog can stand.
+public typealias CatalogPictureResolving = @Sendable (_ catalog: Catalog, _ held: [String: PictureSize]) throws(CatalogError) -> ResolvedCatalog
 
 /// Resolvers for catalogs that come with no folder of files.
 public enum CatalogPictures {
     /// Keeps the references to pictures the shop holds, and refuses every other: there is no file to read.
-    public static let held: CatalogPictureResolving = { (catalog: Catalog, holds: (String) -> Bool) throws(CatalogError) -> ResolvedCatalog in
+    public static let held: CatalogPictureResolving = { (catalog: Catalog, held: [String: PictureSize]) throws(CatalogError) -> ResolvedCatalog in
         var issues: [CatalogIssue] = []
         for (index, product) in catalog.products.enumerated() {
-            let pictures = product.pictures + product.variants.flatMap(\.pictures)
-            for picture in pictures where !(picture.isStored && holds(picture.digest)) {
+            for picture in product.pictureReferences where !(picture.isStored && held[picture.digest] != nil) {
                 let problem = picture.file + ": no such picture in the shop"
                 issues.append(CatalogIssue(path: "$.products[\(index)].pictures", productID: product.id.rawValue, message: problem))
             }

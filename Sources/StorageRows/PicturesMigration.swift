@@ -45,9 +45,13 @@ public enum PicturesMigration {
         }
     }
 
-    /// The digests the shop holds, to let a catalog name a stored picture without its file.
-    public static func digests(on connection: any SQLConnection) throws -> Set<String> {
-        Set(try connection.rows("SELECT digest FROM picture").map { try $0["digest"] as String })
+    /// The pictures the shop holds, by digest: a catalog may name one without its file, and an import decodes it once.
+    public static func held(on connection: any SQLConnection) throws -> [String: PictureSize] {
+        var held: [String: PictureSize] = [:]
+        for row in try connection.rows("SELECT digest, width, height FROM picture") {
+            held[try row["digest"]] = PictureSize(width: try row["width"], height: try row["height"])
+        }
+        return held
     }
 }
 

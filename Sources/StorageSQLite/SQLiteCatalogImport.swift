@@ -18,8 +18,10 @@ public enum SQLiteCatalogImport {
         let pictureFiles =
             (try? database.pool.read { db in try String.fetchOne(db, sql: "SELECT value FROM catalog_meta WHERE key = 'picture-files'") })
             .flatMap { $0 }.map(Product.storedLines) ?? []
-        let stamp = fileStamp(url).map { own in ([own] + pictureFiles.map { fileStamp(folder.appending(path: $0)) ?? "-" }).joined(separator: "\n") }
-        if let stamp, let repository = try unchanged(database: database, where: "file-stamp", equals: stamp) {
+        let stamping = { (files: [String]) in
+            fileStamp(url).map { own in ([own] + files.map { fileStamp(folder.appending(path: $0)) ?? "-" }).joined(separator: "\n") }
+        }
+        if let stamp = stamping(pictureFiles), let repository = try unchanged(database: database, where: "file-stamp", equals: stamp) {
             return repository
         }
         let data: Data
@@ -28,7 +30,7 @@ public enum SQLiteCatalogImport {
         } catch {
             throw CatalogError(source: url.path, issues: [CatalogIssue(path: "$", message: "cannot read file: \(error.localizedDescription)")])
         }
-        return try open(database: database, catalogData: data, source: url.path, stamp: stamp, pictures: pictures)
+        return try open(database: database, catalogData: data, source: url.path, stamping: stamping, pictures: pictures)
     }
 
     /// Path, size, modification time and inode: what says a file changed without reading it.
@@ -46,28 +48,31 @@ public enum SQLiteCatalogImport {
     public static func open(
         database: SQLiteDatabase, catalogData data: Data, source: String, pictures: @escaping CatalogPictureResolving = CatalogPictures.held
     ) throws -> SQLCatalogRepository {
-        try open(database: database, catalogData: data, source: source, stamp: nil, pictures: pictures)
+        try open(database: database, catalogData: data, source: source, stamping: { _ in nil }, pictures: pictures)
     }
 
     private static func open(
-        database: SQLiteDatabase, catalogData data: Data, source: String, stamp: String?, pictures: CatalogPictureResolving
+        database: SQLiteDatabase, catalogData data: Data, source: String, stamping: ([String]) -> String?, pictures: CatalogPictureResolving
     ) throws -> SQLCatalogRepository {
         let loaded = try CatalogLoader.load(data: data, source: source)
-        let held: Set<String>
+        let held: [String: PictureSize]
         do {
-            held = try database.pool.read { db in try PicturesMigration.digests(on: GRDBConnection(db: db)) }
+            held = try database.pool.read { db in try PicturesMigration.held(on: GRDBConnection(db: db)) }
         } catch {
             throw SQLiteDatabaseError.from(error, path: database.path)
         }
         let resolved: ResolvedCatalog
         do {
-            resolved = try pictures(loaded, held.contains)
+            resolved = try pictures(loaded, held)
         } catch {
             throw CatalogError(source: source, issues: error.issues)
         }
         // The pictures' digests are part of what was imported: a picture changed under the same name imports again.
-        let hash = ContentHash.fnv1a64(data + Data(resolved.pictures.map(\.digest).joined().utf8))
-        let files = Set(resolved.catalog.products.flatMap { product in product.pictures + product.variants.flatMap(\.pictures) }.map(\.file)).sorted()
+        let references = resolved.catalog.pictureReferences
+        let hash = ContentHash.fnv1a64(data + Data(references.map(\.digest).joined().utf8))
+        let files = Set(references.map(\.file)).sorted()
+        // Stamped with the picture files this catalog names, read after the import: the next start compares the same.
+        let stamp = stamping(files)
         if let repository = try unchanged(database: database, where: "content-hash", equals: hash) {
             if let stamp { try write(["file-stamp": stamp, "picture-files": files.joined(separator: "\n")], to: database) }
             return repository

@@ -157,7 +157,7 @@ public enum Fixtures {
     /// one finds them beside it.
     public static func writeBundledPictures(besideCatalogIn folder: URL) throws {
         let catalog = try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled catalog")
-        let files = Set(catalog.products.flatMap { $0.pictures + $0.variants.flatMap(\.pictures) }.map(\.file))
+        let files = Set(catalog.pictureReferences.map(\.file))
         try FileManager.default.createDirectory(at: folder.appending(path: "pictures"), withIntermediateDirectories: true)
         for file in files {
             guard let bytes = BundledPictures.bytes(of: file) else { continue }
