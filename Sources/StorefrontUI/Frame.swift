@@ -47,6 +47,9 @@ public struct Frame: Hashable, Sendable {
     public internal(set) var targets: [MouseTarget] = []
     /// Where pictures go, for the host to draw in once it has them (`draw(_:in:)`).
     public internal(set) var pictureSlots: [PictureSlot] = []
+    /// Pictures the next frames may show (the list's neighbours), for the host to draw ahead while it is idle; never
+    /// drawn in this frame.
+    public internal(set) var pictureHints: [PictureSlot] = []
     /// How the frame was laid out to show pictures.
     public internal(set) var pictureSupport = PictureSupport.art
     /// What regions of this frame were drawn from, so the next frame copies those that show the same

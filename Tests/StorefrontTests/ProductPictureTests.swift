@@ -5,6 +5,7 @@ import SnapshotTesting
 import StorefrontCore
 import StorefrontTesting
 import StorefrontUI
+import Synchronization
 import Testing
 
 /// The product page's picture in a 256-colour terminal: a mosaic libchafa draws from the bundled catalog's picture,
@@ -67,8 +68,11 @@ struct ProductListPictureTests {
     /// Holds every picture until let go, then draws each as a block of one colour.
     final class HeldPictures: PictureMosaics {
         let gate = AsyncGate()
+        /// The digests asked for, in order.
+        let asked = Mutex<[String]>([])
 
         func mosaic(digest: String, columns: Int, rows: Int) async -> PictureMosaic? {
+            asked.withLock { $0.append(digest) }
             await gate.wait()
             return PictureMosaic(
                 columns: columns, rows: rows,
@@ -83,6 +87,11 @@ struct ProductListPictureTests {
         let driver = await ScriptedDriver(dependencies: dependencies, size: Size(columns: 200, rows: 60), pictures: .mosaic, settling: false)
         await driver.program.viewModel.settled()
         let first = try #require(driver.renderer.frames.last?.pictureSlots.first)
+        // The next products' pictures are asked for ahead, the shown one first.
+        let rows = driver.state.productList.rows
+        let ahead = [1, 2, 3].compactMap { rows[$0].pictures.first?.digest }
+        #expect(pictures.asked.withLock { $0 }.first == first.digest)
+        #expect(Set(ahead).isSubset(of: Set(pictures.asked.withLock { $0 })), "the neighbours' pictures are drawn ahead")
         // Down: the next product's frame is drawn while its picture is still held, its slot blank.
         await driver.press(.down, settle: false)
         await driver.program.viewModel.settled()

@@ -67,6 +67,19 @@ extension Layout {
                 drawProductSummary(
                     shown, quantityInCart: nil, column: column + 1, top: top, width: body.width - column - 2, height: body.bottom - top, &p)
             }
+            hintNeighbourPictures(list, body, paneColumn: listWidth + 2, &p)
+        }
+    }
+
+    /// The pictures of the products a key or two away, at the preview's box, so they are drawn before a move shows them.
+    private static func hintNeighbourPictures(_ list: ProductListState, _ body: BodyRect, paneColumn column: Int, _ p: inout Painter) {
+        guard p.pictures == .mosaic else { return }
+        let selected = list.selectedIndex - list.windowStart
+        for offset in [1, -1, 2, 3] where list.rows.indices.contains(selected + offset) {
+            guard let picture = list.rows[selected + offset].pictures.first, picture.isStored,
+                let box = PictureSlot.fitting(picture, columns: min(40, body.width - column - 1), rows: (body.height - 1) / 2)
+            else { continue }
+            p.frame.pictureHints.append(PictureSlot(digest: picture.digest, column: column, row: body.top, columns: box.columns, rows: box.rows))
         }
     }
 
