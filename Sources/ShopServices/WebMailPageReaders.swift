@@ -25,7 +25,21 @@ public enum WebMailPageReaders {
         }
         return WebMailPages(
             orderStatus: orderStatus(links.orders, storage: storage, now: now, log: log),
-            subscriptionLinks: subscriptionLinks(links.subscriptions, storage: storage, log: log))
+            subscriptionLinks: subscriptionLinks(links.subscriptions, storage: storage, log: log), pictures: pictures(storage, log: log))
+    }
+
+    /// The products' pictures by digest, as the shop stores them.
+    static func pictures(_ storage: ShopStorage, log: @escaping @Sendable (String) -> Void) -> WebPictures {
+        let repository = storage.pictures
+        return { digest in
+            do {
+                guard let picture = try await repository.picture(digest: digest) else { return .notFound }
+                return .picture(WebPicture(mediaType: picture.mediaType, bytes: picture.bytes))
+            } catch {
+                log("a picture could not be read: \(error)")
+                return .unavailable
+            }
+        }
     }
 
     /// A receipt's link: its order's page, read in the visitor's language.
@@ -55,13 +69,22 @@ public enum WebMailPageReaders {
                 words.money(
                     minorUnits: amount.minorUnits, currency: amount.currency.code, exponent: amount.currency.exponent, english: amount.formatted)
             }
+            // Each line's picture as the catalog has it now; a product gone from it shows none.
+            var pictures: [String?] = []
+            for line in order.lines {
+                let product = try? await storage.catalog.product(id: line.productID)
+                let variant = product?.variants.first { $0.sku == line.variant?.sku }
+                pictures.append(product.flatMap { $0.pictures(for: variant).first?.digest }.flatMap { PictureReference.isDigest($0) ? $0 : nil })
+            }
             let tracking = events.compactMap { event -> String? in
                 if case .shipped(let parcel) = event.change { return parcel.trackingURL } else { return nil }
             }
             return .page(
                 WebOrderPage(
                     number: order.number, status: words.string(order.status.shopperName),
-                    lines: order.lines.map { WebOrderPage.Line("\($0.quantity) × \($0.name)", money($0.total)) }, total: money(order.totals.total),
+                    lines: zip(order.lines, pictures).map { line, picture in
+                        WebOrderPage.Line("\(line.quantity) × \(line.name)", money(line.total), picture: picture)
+                    }, total: money(order.totals.total),
                     shipTo: order.shipTo,
                     history: events.map { WebOrderPage.Line(words.formats.minute($0.at), words.string($0.change.shopperWords)) },
                     tracking: tracking.filter { $0.hasPrefix("https://") || $0.hasPrefix("http://") }))

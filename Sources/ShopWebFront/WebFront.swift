@@ -64,6 +64,7 @@ public final class WebFront: Sendable {
             origins.set.withLock { $0.sorted { $0.description < $1.description } }
         }
         if let orderStatus = mailPages.orderStatus { Self.addOrderStatus(to: router, title: settings.shopName, status: orderStatus) }
+        if let pictures = mailPages.pictures { Self.addPictures(to: router, pictures: pictures) }
         if let links = mailPages.subscriptionLinks {
             Self.addSubscriptionLinks(to: router, title: settings.shopName, allowed: allowed, links: links)
         }

@@ -20,9 +20,12 @@ public struct WebOrderPage: Sendable, Equatable {
     public struct Line: Sendable, Equatable {
         public var left: String
         public var right: String
-        public init(_ left: String, _ right: String) {
+        /// The digest of the product's picture (its variant's where it has its own), for an order's line; nil for none.
+        public var picture: String?
+        public init(_ left: String, _ right: String, picture: String? = nil) {
             self.left = left
             self.right = right
+            self.picture = picture
         }
     }
 
@@ -88,7 +91,11 @@ extension WebFront {
 /// The status page's HTML.
 enum WebOrderStatusPage {
     static func page(_ page: WebOrderPage, title: String, words: PageWords) -> String {
-        let rows = page.lines.map { "<tr><td>\(WebPage.escaped($0.left))</td><td class=\"amount\">\(WebPage.escaped($0.right))</td></tr>" }
+        let rows = page.lines.map { line in
+            // A picture's address is its digest, checked where it was read: hexadecimal digits alone.
+            let picture = line.picture.map { #"<img class="line-picture" src="../pictures/\#($0)" alt="" width="64" height="48"> "# } ?? ""
+            return "<tr><td>\(picture)\(WebPage.escaped(line.left))</td><td class=\"amount\">\(WebPage.escaped(line.right))</td></tr>"
+        }
         let history = page.history.map { "<li><span class=\"when\">\(WebPage.escaped($0.left))</span> \(WebPage.escaped($0.right))</li>" }
         let tracking = page.tracking.map { link in
             "<p><a href=\"\(WebPage.escaped(link))\" rel=\"noopener noreferrer\">\(words.tr("Track the parcel"))</a></p>"

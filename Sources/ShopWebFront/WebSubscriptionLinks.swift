@@ -129,9 +129,12 @@ extension WebFront {
 public struct WebMailPages: Sendable {
     public var orderStatus: WebOrderStatus?
     public var subscriptionLinks: WebSubscriptionLinks?
+    /// The products' pictures, which the order pages and the HTML receipts show.
+    public var pictures: WebPictures?
 
-    public init(orderStatus: WebOrderStatus? = nil, subscriptionLinks: WebSubscriptionLinks? = nil) {
+    public init(orderStatus: WebOrderStatus? = nil, subscriptionLinks: WebSubscriptionLinks? = nil, pictures: WebPictures? = nil) {
         self.orderStatus = orderStatus
         self.subscriptionLinks = subscriptionLinks
+        self.pictures = pictures
     }
 }

@@ -58,6 +58,16 @@ struct OrderStatusPageTests {
         #expect(page.body.contains("1 × Dusk Keycap Set") && page.body.contains("1 × stdout Mug") && page.body.contains("Paid"), "\(page.body)")
         #expect(page.body.contains("Jane Appleseed, 1 Loop Road") && page.body.contains(#"<a href="../sign-in">Sign in</a>"#))
         #expect(page.head.contains("Referrer-Policy: no-referrer") && page.head.contains("Cache-Control: no-store"), "\(page.head)")
+        // Each line shows its product's picture, served by its digest and cached for good.
+        let pictures = page.body.matches(of: /<img class="line-picture" src="..\/pictures\/([0-9a-f]{64})"/).map { String($0.1) }
+        #expect(pictures.count == 2, "\(page.body)")
+        let picture = try get("/pictures/\(try #require(pictures.first))", port: web.port)
+        #expect(picture.status == 200 && picture.head.contains("Content-Type: image/png"), "\(picture.head)")
+        #expect(
+            picture.head.contains("Cache-Control: public, max-age=31536000, immutable") && picture.head.contains("X-Content-Type-Options: nosniff"))
+        #expect(picture.body.hasPrefix("\u{89}PNG") || picture.body.utf8.starts(with: [0xEF, 0xBF, 0xBD, 0x50, 0x4E, 0x47]), "a PNG's signature")
+        #expect(try get("/pictures/\(String(repeating: "0", count: 64))", port: web.port).status == 404)
+        #expect(try get("/pictures/..%2F..%2Fetc%2Fpasswd", port: web.port).status == 404)
         #expect(try get(path, port: web.port, language: "de-DE").body.contains("Bestellung SF-000001"))
 
         // Altered anywhere, it opens nothing, and says nothing of the order.
