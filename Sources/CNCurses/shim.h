@@ -141,6 +141,15 @@ static inline int sf_window_size(int fd, int *out_rows, int *out_columns) {
     return 0;
 }
 
+/// The window's size in pixels, where the terminal tells it (xterm, kitty, WezTerm, and SSH clients that pass it on).
+static inline int sf_window_pixels(int fd, int *out_width, int *out_height) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *out_width = size.ws_xpixel;
+    *out_height = size.ws_ypixel;
+    return 0;
+}
+
 /// Writes one cell: `text` is a NUL-terminated wide string of one grapheme.
 static inline int sf_put_cell(WINDOW *window, int at_row, int at_column, const wchar_t *text, attr_t attributes, short pair) {
     cchar_t cell;

@@ -67,6 +67,7 @@ public enum TerminalShop {
         // (over SSH, the client's) overlaps opening the database instead of delaying the first frame.
         // Only of a terminal the shop will draw on: a dumb one would print the question.
         // In a worker, whose sessions must never block one another, the answer is not waited for: COLORFGBG, else dark.
+        // Its DA1 answer also says whether the terminal draws sixels.
         let backgroundQuestion =
             place.isOwnTerminal && theme == .auto && (environment["NO_COLOR"] ?? "").isEmpty
                 && (try? TerminalSession.checkTerminal(environment: environment)) != nil
@@ -144,6 +145,7 @@ public enum TerminalShop {
                 let background = backgroundQuestion?.answer()
                 let session = TerminalSession(
                     dependencies: dependencies, theme: theme, background: background, typeahead: backgroundQuestion?.typedMeanwhile ?? [],
+                    deviceAttributes: backgroundQuestion?.deviceAttributes ?? [],
                     environment: environment, mouse: configuration.mouse ?? true
                 ) { logger.info("\($0)") }
                 ending = try await session.run()

@@ -54,3 +54,11 @@ extension Catalog {
     /// Every picture its products and their variants name, in catalog order, a picture named twice listed twice.
     public var pictureReferences: [PictureReference] { products.flatMap(\.pictureReferences) }
 }
+
+/// A terminal's protocol for drawing pixels in its cells.
+public enum TerminalGraphics: String, Sendable, Hashable, CaseIterable {
+    /// DEC's sixel: xterm (`-ti vt340`), foot, WezTerm, Konsole, Windows Terminal, mlterm.
+    case sixel
+    /// kitty's graphics protocol: kitty, Ghostty, WezTerm, Konsole.
+    case kitty
+}

@@ -1,4 +1,5 @@
 import CPictures
+import Glibc
 import ShopModels
 
 /// Which symbols a mosaic is drawn with.
@@ -31,5 +32,23 @@ extension DecodedPicture {
         return PictureMosaic(
             columns: columns, rows: rows,
             cells: cells.map { MosaicCell(symbol: $0.symbol, foreground: $0.foreground, background: $0.background) })
+    }
+}
+
+extension DecodedPicture {
+    /// The bytes that draw the picture at the cursor in `columns` × `rows` cells of `cellWidth` × `cellHeight` pixels,
+    /// in `graphics`, as libchafa writes them; nil when it cannot.
+    public func graphics(columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, in graphics: TerminalGraphics) -> [UInt8]? {
+        guard columns > 0, rows > 0, (1...64).contains(cellWidth), (1...128).contains(cellHeight) else { return nil }
+        var bytes: UnsafeMutablePointer<UInt8>?
+        var count = 0
+        let result = rgba.withUnsafeBufferPointer { pixels in
+            sf_graphics(
+                pixels.baseAddress, UInt32(width), UInt32(height), Int32(columns), Int32(rows), Int32(cellWidth), Int32(cellHeight),
+                graphics == .kitty ? SF_GRAPHICS_KITTY : SF_GRAPHICS_SIXEL, &bytes, &count)
+        }
+        guard result == 0, let bytes else { return nil }
+        defer { free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: count))
     }
 }

@@ -30,7 +30,20 @@ public final class SharedPictureMosaics: PictureMosaics, Sendable {
         return mosaic
     }
 
-    /// Bytes the cache holds now: decoded pixels and mosaics.
+    public func graphics(
+        digest: String, columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, in graphics: TerminalGraphics
+    ) async -> [UInt8]? {
+        guard (1...Self.largestBox.columns).contains(columns), (1...Self.largestBox.rows).contains(rows) else { return nil }
+        let key = PictureCache.GraphicsKey(digest: digest, columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight, graphics: graphics)
+        if let bytes = cache.withLock({ $0.graphics(key) }) { return bytes }
+        guard let picture = await decoded(digest),
+            let bytes = picture.graphics(columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight, in: graphics)
+        else { return nil }
+        cache.withLock { $0.keep(bytes, for: key, within: byteLimit) }
+        return bytes
+    }
+
+    /// Bytes the cache holds now: decoded pixels, mosaics and graphics.
     public var heldBytes: Int { cache.withLock { $0.bytes } }
 
     private func decoded(_ digest: String) async -> DecodedPicture? {
@@ -60,14 +73,25 @@ struct PictureCache {
         var rows: Int
     }
 
+    struct GraphicsKey: Hashable {
+        var digest: String
+        var columns: Int
+        var rows: Int
+        var cellWidth: Int
+        var cellHeight: Int
+        var graphics: TerminalGraphics
+    }
+
     private enum Entry {
         case picture(DecodedPicture)
         case mosaic(PictureMosaic)
+        case graphics([UInt8])
 
         var bytes: Int {
             switch self {
             case .picture(let picture): picture.rgba.count + 64
             case .mosaic(let mosaic): mosaic.cells.count * MemoryLayout<MosaicCell>.stride + 64
+            case .graphics(let bytes): bytes.count + 64
             }
         }
     }
@@ -75,6 +99,7 @@ struct PictureCache {
     private enum Name: Hashable {
         case picture(String)
         case mosaic(Key)
+        case graphics(GraphicsKey)
     }
 
     private var entries: [Name: (entry: Entry, used: UInt64)] = [:]
@@ -89,6 +114,15 @@ struct PictureCache {
     mutating func mosaic(_ key: Key) -> PictureMosaic? {
         guard case .mosaic(let mosaic) = touch(.mosaic(key)) else { return nil }
         return mosaic
+    }
+
+    mutating func graphics(_ key: GraphicsKey) -> [UInt8]? {
+        guard case .graphics(let bytes) = touch(.graphics(key)) else { return nil }
+        return bytes
+    }
+
+    mutating func keep(_ bytes: [UInt8], for key: GraphicsKey, within limit: Int) {
+        store(.graphics(bytes), as: .graphics(key), within: limit)
     }
 
     mutating func keep(_ picture: DecodedPicture, for digest: String, within limit: Int) {

@@ -50,6 +50,9 @@ public struct Frame: Hashable, Sendable {
     /// Pictures the next frames may show (the list's neighbours), for the host to draw ahead while it is idle; never
     /// drawn in this frame.
     public internal(set) var pictureHints: [PictureSlot] = []
+    /// The bytes that draw each slot's picture as pixels, for a terminal that draws them, by slot; not part of what
+    /// the frame's cells show, so equality leaves it out.
+    public internal(set) var pictureGraphics: [PictureSlot: [UInt8]] = [:]
     /// How the frame was laid out to show pictures.
     public internal(set) var pictureSupport = PictureSupport.art
     /// What regions of this frame were drawn from, so the next frame copies those that show the same

@@ -7,6 +7,36 @@ public enum PictureSupport: String, Sendable, Hashable, CaseIterable {
     /// A mosaic of block symbols in the 240-colour palette, drawn as text: every 256-colour terminal, and what
     /// headless runs, recordings and snapshots show.
     case mosaic
+    /// Pixels, in DEC's sixel (xterm `-ti vt340`, foot, WezTerm, Konsole, Windows Terminal).
+    case sixel
+    /// Pixels, in kitty's graphics protocol (kitty, Ghostty, WezTerm, Konsole).
+    case kitty
+
+    /// The layout reserves a picture's cells: everything but art.
+    public var showsPictures: Bool { self != .art }
+
+    /// The protocol pictures are drawn in, where they are drawn as pixels; nil for text.
+    public var graphics: TerminalGraphics? {
+        switch self {
+        case .art, .mosaic: nil
+        case .sixel: .sixel
+        case .kitty: .kitty
+        }
+    }
+}
+
+/// A terminal cell's size in pixels, which pictures drawn as pixels are scaled to.
+public struct CellPixels: Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    /// What a terminal that does not say is taken to have.
+    public static let usual = CellPixels(width: 10, height: 20)
 }
 
 /// Where a frame shows a picture: the layout reserves the cells, and the host draws the picture in them once it has
@@ -44,6 +74,7 @@ public struct PictureSlot: Hashable, Sendable {
 
 extension Frame {
     /// Draws `mosaic` in `slot`'s cells, clipped to the frame; a mosaic of another size is not drawn.
+    /// (A terminal that draws pixels keeps the slot's cells blank: the picture's bytes go in `pictureGraphics`.)
     public mutating func draw(_ mosaic: PictureMosaic, in slot: PictureSlot) {
         guard mosaic.columns == slot.columns, mosaic.rows == slot.rows, charset == .unicode else { return }
         for y in 0..<slot.rows where slot.row + y >= 0 && slot.row + y < size.rows {

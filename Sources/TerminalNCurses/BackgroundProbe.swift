@@ -21,6 +21,9 @@ public enum BackgroundProbe {
         private var isAnswered = false
         /// What the shopper typed while the answer was read, the terminal's answers taken out: keys for the shop.
         public private(set) var typedMeanwhile: [UInt8] = []
+        /// The attributes the terminal answered DA1 with (`ESC [ ? 62 ; 4 ; 22 c` is [62, 4, 22]; 4 is sixel); empty
+        /// until `answer()`, and where it did not answer.
+        public private(set) var deviceAttributes: [Int] = []
 
         fileprivate init(input: Int32, saved: termios?, deadline: ContinuousClock.Instant, fallback: Background?) {
             self.input = input
@@ -49,6 +52,7 @@ public enum BackgroundProbe {
                 answer += buffer.prefix(count)
             }
             typedMeanwhile = BackgroundProbe.keys(around: answer)
+            deviceAttributes = BackgroundProbe.deviceAttributes(in: answer)
             return BackgroundProbe.background(oscAnswer: String(decoding: answer, as: UTF8.self)) ?? fallback
         }
 
@@ -144,6 +148,15 @@ public enum BackgroundProbe {
             }
         }
         return Array(keys.prefix(128))
+    }
+
+    /// The numbers of the DA1 reply in `answer` (`ESC [ ? 62 ; 4 c`), or none.
+    static func deviceAttributes(in answer: [UInt8]) -> [Int] {
+        let start = Array("\u{1B}[?".utf8)
+        guard let found = (0...max(0, answer.count - start.count)).last(where: { answer[$0...].starts(with: start) }),
+            let end = answer[(found + start.count)...].firstIndex(of: UInt8(ascii: "c"))
+        else { return [] }
+        return String(decoding: answer[(found + start.count)..<end], as: UTF8.self).split(separator: ";").compactMap { Int($0) }
     }
 
     /// True once the answer holds a DA1 reply, `ESC [ ? … c`.

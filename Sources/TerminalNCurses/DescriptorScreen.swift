@@ -17,6 +17,7 @@ final class DescriptorScreen: SessionScreen {
     let colorMode: ColorMode
     /// Every frame is written by the shop's encoder.
     var writesDirectly: Bool { true }
+    var cellPixels: CellPixels { CellPixels.measured(on: descriptor) ?? .usual }
     let descriptor: Int32
     private var encoder: FrameEncoder
     private var previous: Frame?

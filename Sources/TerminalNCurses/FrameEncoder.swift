@@ -24,6 +24,8 @@ struct FrameEncoder {
     private let erasable: [Bool]
     /// The shortest SGR from one pen to another, shared by every encoder of this colour mode.
     private let transitions: PenTransitions
+    /// The pictures drawn as pixels on the terminal now, each where its slot is.
+    var placedPictures: Set<PictureSlot> = []
     /// The pen and cursor the terminal has now; nil when not known.
     private var pen: Int?
     private var cursor: (row: Int, column: Int)?
@@ -67,8 +69,18 @@ struct FrameEncoder {
         cursor = nil
     }
 
-    /// Fills `output` with the bytes that turn `old` (nil: a screen in an unknown state) into `new`.
+    /// Fills `output` with the bytes that turn `old` (nil: a screen in an unknown state) into `new`: its cells, and its
+    /// pictures' pixels where the terminal draws them (`FrameEncoder+Pictures`).
     mutating func encode(from old: Frame?, to new: Frame) {
+        let erasing = pictureErasure(from: old, to: new)
+        if !erasing.isEmpty { forget() }
+        encodeCells(from: old, to: new)
+        output.insert(contentsOf: erasing, at: 0)
+        appendPictures(of: new)
+    }
+
+    /// Fills `output` with the bytes that turn `old`'s cells into `new`'s.
+    private mutating func encodeCells(from old: Frame?, to new: Frame) {
         output.removeAll(keepingCapacity: true)
         let previous: Frame
         let repaint = old?.size != new.size

@@ -145,6 +145,7 @@ final class NCursesScreen {
 
     /// Whether frames are written as the shop's own bytes (true) or through curses' `doupdate`.
     var writesDirectly: Bool { encoder != nil }
+    var cellPixels: CellPixels { CellPixels.measured(on: outputFD) ?? .usual }
 
     private func prepareAttributes() {
         for (index, role) in StyleRole.allCases.enumerated() {

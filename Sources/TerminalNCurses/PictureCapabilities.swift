@@ -1,18 +1,32 @@
 import StorefrontUI
 
-/// What the terminal can show of a product's picture, from what the screen found and what the environment says.
+/// What the terminal can show of a product's picture, from what the screen found, what the terminal answered and
+/// what the environment says.
 enum PictureCapabilities {
-    /// Names how pictures are drawn where the terminal cannot be asked: `art` or `mosaic`.
+    /// Names how pictures are drawn where the terminal cannot be asked: `art`, `mosaic`, `sixel` or `kitty`.
     static let variable = "STOREFRONT_PICTURES"
 
-    /// A mosaic where frames are written by the shop's encoder in 256 colours in a UTF-8 terminal; the art elsewhere
-    /// (`NO_COLOR` and `--theme mono` give monochrome, 8 colours cannot tell a picture's shades). `STOREFRONT_PICTURES`
-    /// may ask for the art anywhere, and for a mosaic only where one can be drawn.
-    static func support(colorMode: ColorMode, charset: Charset, writesDirectly: Bool, environment: [String: String]) -> PictureSupport {
-        let canDraw = writesDirectly && charset == .unicode && (colorMode == .color256 || colorMode == .color256Light)
+    /// Pixels where the terminal draws them: kitty's protocol in kitty and Ghostty (`TERM` or `KITTY_WINDOW_ID` say so),
+    /// sixel where the terminal's device attributes (DA1) list 4; else a mosaic where frames are written by the shop's
+    /// encoder in 256 colours in a UTF-8 terminal; else the art (`NO_COLOR` and `--theme mono` give monochrome, 8
+    /// colours cannot tell a picture's shades). Inside tmux or screen, which pass no pixels on, never pixels unless asked.
+    /// `STOREFRONT_PICTURES` may ask for any of them; pixels and mosaics only where the shop writes the frames.
+    static func support(
+        colorMode: ColorMode, charset: Charset, writesDirectly: Bool, environment: [String: String], deviceAttributes: [Int] = []
+    ) -> PictureSupport {
+        guard writesDirectly, charset == .unicode, colorMode != .monochrome else { return .art }
+        let canMosaic = colorMode == .color256 || colorMode == .color256Light
         switch environment[variable].flatMap(PictureSupport.init(rawValue:)) {
         case .art: return .art
-        case .mosaic, nil: return canDraw ? .mosaic : .art
+        case .sixel: return .sixel
+        case .kitty: return .kitty
+        case .mosaic: return canMosaic ? .mosaic : .art
+        case nil:
+            let term = environment["TERM"] ?? ""
+            let multiplexed = environment["TMUX"] != nil || term.hasPrefix("screen") || term.hasPrefix("tmux")
+            if !multiplexed, term == "xterm-kitty" || term == "xterm-ghostty" || environment["KITTY_WINDOW_ID"] != nil { return .kitty }
+            if !multiplexed, deviceAttributes.contains(4) { return .sixel }
+            return canMosaic ? .mosaic : .art
         }
     }
 }

@@ -9,6 +9,8 @@ protocol DrawingScreen: AnyObject {
     var size: Size { get }
     var charset: Charset { get }
     var colorMode: ColorMode { get }
+    /// A cell's size in pixels, as the terminal tells it; `CellPixels.usual` where it does not.
+    var cellPixels: CellPixels { get }
     /// The shop's own encoder draws the frames (curses' drawing knows only the roles' colours).
     var writesDirectly: Bool { get }
     func draw(_ frame: Frame)
@@ -24,11 +26,14 @@ final class ScreenBackend: TerminalBackend {
     /// False once the session ended and the terminal is restored: the one guard against drawing after that.
     var isOpen = true
 
-    init(screen: any DrawingScreen, environment: [String: String] = [:]) {
+    init(screen: any DrawingScreen, environment: [String: String] = [:], deviceAttributes: [Int] = []) {
         self.screen = screen
         pictures = PictureCapabilities.support(
-            colorMode: screen.colorMode, charset: screen.charset, writesDirectly: screen.writesDirectly, environment: environment)
+            colorMode: screen.colorMode, charset: screen.charset, writesDirectly: screen.writesDirectly, environment: environment,
+            deviceAttributes: deviceAttributes)
     }
+
+    var cellPixels: CellPixels { screen.cellPixels }
 
     var size: Size { screen.size }
     var charset: Charset { screen.charset }

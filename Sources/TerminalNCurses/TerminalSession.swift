@@ -36,16 +36,19 @@ public final class TerminalSession {
     private let environment: [String: String]
     private let mouse: Bool
     private let typeahead: [UInt8]
+    private let deviceAttributes: [Int]
     private let log: (String) -> Void
 
     /// `mouse`: clicks and the wheel work (the default); off, the terminal keeps its own selection.
     /// `background` answers `--theme auto`: the terminal's, found by `BackgroundProbe`, or dark when it did not say.
     /// `typeahead`: keys typed before the screen opened that the probe read (`Question.typedMeanwhile`), the first keys.
+    /// `deviceAttributes`: what the terminal answered DA1 (`Question.deviceAttributes`): 4 is sixel.
     public init(
         dependencies: StorefrontDependencies, theme: ThemePreference, background: Background? = nil, typeahead: [UInt8] = [],
-        environment: [String: String], mouse: Bool = true, log: @escaping (String) -> Void = { _ in }
+        deviceAttributes: [Int] = [], environment: [String: String], mouse: Bool = true, log: @escaping (String) -> Void = { _ in }
     ) {
         self.typeahead = typeahead
+        self.deviceAttributes = deviceAttributes
         self.dependencies = dependencies
         self.theme = theme
         self.background = background ?? .dark
@@ -84,7 +87,8 @@ public final class TerminalSession {
         // look its conformances up by scanning every conformance record of the binary, about a millisecond of every
         // start (docs/BENCHMARKS.md, "Why some code is shaped as it is").
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode)")
-        let backend = ScreenBackend(screen: screen, environment: environment)
+        let backend = ScreenBackend(screen: screen, environment: environment, deviceAttributes: deviceAttributes)
+        log("pictures \(backend.pictures.rawValue)")
         let events = TerminalEvents(
             screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
             hasTypeahead: !typeahead.isEmpty, keySource: .ownTerminal(signalPipe: signalPipe),

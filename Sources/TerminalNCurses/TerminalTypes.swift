@@ -75,3 +75,18 @@ public enum TerminalWarmUp {
         }
     }
 }
+
+extension CellPixels {
+    /// The cell size the terminal on `descriptor` tells (its window's pixels over its cells); nil where it tells none.
+    static func measured(on descriptor: Int32) -> CellPixels? {
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        guard sf_window_pixels(descriptor, &width, &height) == 0, sf_window_size(descriptor, &rows, &columns) == 0, width > 0, height > 0,
+            rows > 0, columns > 0
+        else { return nil }
+        let cell = CellPixels(width: Int(width / columns), height: Int(height / rows))
+        return (1...64).contains(cell.width) && (1...128).contains(cell.height) ? cell : nil
+    }
+}

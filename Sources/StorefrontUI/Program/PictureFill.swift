@@ -2,60 +2,87 @@ import LiveObjects
 import ShopModels
 import ShopPorts
 
-/// A session's pictures: the mosaics drawn in its frames, kept by digest and size, and the ones asked for meanwhile.
-/// The shared work (decoding, scaling) is the source's; this keeps what the session shows at hand, so a frame is
-/// filled without waiting.
+/// A session's pictures: the mosaics (or, for a terminal that draws pixels, the graphics' bytes) drawn in its frames,
+/// kept by digest and size, and the ones asked for meanwhile. The shared work (decoding, scaling) is the source's;
+/// this keeps what the session shows at hand, so a frame is filled without waiting.
 @MainActor
 final class PictureFill {
     private struct Key: Hashable {
         var digest: String
         var columns: Int
         var rows: Int
+        /// For pixels: the protocol and the cell's size; nil for a mosaic.
+        var graphics: TerminalGraphics?
+        var cell: CellPixels?
+    }
+
+    private enum Drawn {
+        case mosaic(PictureMosaic)
+        case graphics([UInt8])
     }
 
     private let source: (any PictureMosaics)?
+    private let graphics: TerminalGraphics?
+    private let cellPixels: @MainActor () -> CellPixels
     /// What each key drew, nil when it could not be drawn (it is not asked for again).
-    private var drawn: [Key: PictureMosaic?] = [:]
+    private var drawn: [Key: Drawn?] = [:]
     private var waiting: [Key: Task<Void, Never>] = [:]
-    /// What to do when each awaited mosaic comes: a hint asked for ahead may be on screen by then.
+    /// What to do when each awaited picture comes: a hint asked for ahead may be on screen by then.
     private var whenArrived: [Key: [@MainActor () -> Void]] = [:]
-    /// A session shows a few pictures at a time: past this many, the oldest are dropped.
-    private static let kept = 48
+    /// A session shows a few pictures at a time: past this many, the oldest are dropped (graphics' bytes are larger).
+    private var kept: Int { graphics == nil ? 48 : 12 }
     private var order: [Key] = []
 
-    init(source: (any PictureMosaics)?) {
+    init(source: (any PictureMosaics)?, graphics: TerminalGraphics? = nil, cellPixels: @escaping @MainActor () -> CellPixels = { .usual }) {
         self.source = source
+        self.graphics = graphics
+        self.cellPixels = cellPixels
     }
 
-    /// Draws into `frame` each picture the session has; asks for the others, calling `arrived` with each slot once
-    /// its picture is in.
-    /// The frame's hints are asked for too, after its own pictures, and kept for the frames that show them.
+    private func key(_ slot: PictureSlot) -> Key {
+        Key(digest: slot.digest, columns: slot.columns, rows: slot.rows, graphics: graphics, cell: graphics == nil ? nil : cellPixels())
+    }
+
+    /// Draws into `frame` each picture the session has (a mosaic in its cells, or its graphics' bytes beside them);
+    /// asks for the others, calling `arrived` with each slot once its picture is in. The frame's hints are asked for
+    /// too, after its own pictures, and kept for the frames that show them.
     func draw(into frame: inout Frame, arrived: @escaping @MainActor (PictureSlot) -> Void = { _ in }) {
         guard source != nil else { return }
         for slot in frame.pictureSlots {
-            let key = Key(digest: slot.digest, columns: slot.columns, rows: slot.rows)
+            let key = key(slot)
             if let known = drawn[key] {
-                if let mosaic = known { frame.draw(mosaic, in: slot) }
+                switch known {
+                case .mosaic(let mosaic): frame.draw(mosaic, in: slot)
+                case .graphics(let bytes): frame.pictureGraphics[slot] = bytes
+                case nil: break
+                }
                 continue
             }
             ask(key) { arrived(slot) }
         }
         for hint in frame.pictureHints {
-            let key = Key(digest: hint.digest, columns: hint.columns, rows: hint.rows)
+            let key = key(hint)
             if drawn[key] == nil { ask(key) {} }
         }
     }
 
-    /// Asks the source for `key`'s mosaic unless it is asked for already; keeps it and calls `arrived` when it comes.
+    /// Asks the source for `key`'s picture unless it is asked for already; keeps it and calls `arrived` when it comes.
     private func ask(_ key: Key, arrived: @escaping @MainActor () -> Void) {
         guard let source else { return }
         whenArrived[key, default: []].append(arrived)
         guard waiting[key] == nil else { return }
         waiting[key] = Task { [weak self] in
-            let mosaic = await source.mosaic(digest: key.digest, columns: key.columns, rows: key.rows)
+            let result: Drawn?
+            if let graphics = key.graphics, let cell = key.cell {
+                result = await source.graphics(
+                    digest: key.digest, columns: key.columns, rows: key.rows, cellWidth: cell.width, cellHeight: cell.height, in: graphics
+                ).map(Drawn.graphics)
+            } else {
+                result = await source.mosaic(digest: key.digest, columns: key.columns, rows: key.rows).map(Drawn.mosaic)
+            }
             guard let self else { return }
             self.waiting[key] = nil
-            self.keep(key, mosaic)
+            self.keep(key, result)
             for arrived in self.whenArrived.removeValue(forKey: key) ?? [] { arrived() }
         }
     }
@@ -67,10 +94,10 @@ final class PictureFill {
         }
     }
 
-    private func keep(_ key: Key, _ mosaic: PictureMosaic?) {
-        drawn[key] = .some(mosaic)
+    private func keep(_ key: Key, _ result: Drawn?) {
+        drawn[key] = .some(result)
         order.append(key)
-        if order.count > Self.kept { drawn[order.removeFirst()] = nil }
+        if order.count > kept { drawn[order.removeFirst()] = nil }
     }
 }
 

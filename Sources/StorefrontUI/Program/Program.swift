@@ -33,7 +33,9 @@ public final class Program {
 
     public init(dependencies: StorefrontDependencies, backend: any TerminalBackend) {
         self.backend = backend
-        pictures = PictureFill(source: backend.pictures == .art ? nil : dependencies.pictures)
+        pictures = PictureFill(
+            source: backend.pictures.showsPictures ? dependencies.pictures : nil, graphics: backend.pictures.graphics,
+            cellPixels: { [backend] in backend.cellPixels })
         // The store publishes its first state while it is made, before `self` exists: relayed after.
         let relay = StateRelay()
         viewModel = StorefrontViewModel(dependencies: dependencies) { relay.program?.stateChanged($0) }

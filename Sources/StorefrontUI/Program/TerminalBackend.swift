@@ -9,6 +9,8 @@ public protocol TerminalBackend: AnyObject {
     var charset: Charset { get }
     /// How the terminal shows products' pictures.
     var pictures: PictureSupport { get }
+    /// A cell's size in pixels, for pictures drawn as pixels.
+    var cellPixels: CellPixels { get }
     /// When frames are drawn.
     var timing: FrameTiming { get }
     /// Shows `frame`, laid out for `state`.
@@ -18,6 +20,7 @@ public protocol TerminalBackend: AnyObject {
 extension TerminalBackend {
     /// Art, unless the backend says it draws more.
     public var pictures: PictureSupport { .art }
+    public var cellPixels: CellPixels { .usual }
 }
 
 /// When a backend draws.

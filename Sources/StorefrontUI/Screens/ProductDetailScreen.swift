@@ -27,7 +27,7 @@ extension Layout {
     /// The chosen variant's picture, else the product's, large on the left with the summary beside it; false when the
     /// terminal shows art, or the page is too narrow for both.
     private static func drawProductPicture(_ detail: ProductDetailState, _ body: BodyRect, _ p: inout Painter) -> Bool {
-        guard p.pictures == .mosaic, body.width >= 76, let picture = detail.product.pictures(for: detail.chosenVariant).first, picture.isStored,
+        guard p.pictures.showsPictures, body.width >= 76, let picture = detail.product.pictures(for: detail.chosenVariant).first, picture.isStored,
             let box = PictureSlot.fitting(picture, columns: min(48, body.width * 2 / 5), rows: body.height - 2)
         else { return false }
         p.reservePicture(picture.digest, column: 2, row: body.top + 1, columns: box.columns, rows: box.rows)

@@ -57,7 +57,7 @@ extension Layout {
                 // The picture above the summary, in at most half the pane's height; the art then gives way to it.
                 var top = body.top
                 var shown = product
-                if p.pictures == .mosaic, let picture = product.pictures.first, picture.isStored,
+                if p.pictures.showsPictures, let picture = product.pictures.first, picture.isStored,
                     let box = PictureSlot.fitting(picture, columns: min(40, body.width - column - 2), rows: (body.height - 1) / 2)
                 {
                     p.reservePicture(picture.digest, column: column + 1, row: body.top, columns: box.columns, rows: box.rows)
@@ -73,7 +73,7 @@ extension Layout {
 
     /// The pictures of the products a key or two away, at the preview's box, so they are drawn before a move shows them.
     private static func hintNeighbourPictures(_ list: ProductListState, _ body: BodyRect, paneColumn column: Int, _ p: inout Painter) {
-        guard p.pictures == .mosaic else { return }
+        guard p.pictures.showsPictures else { return }
         let selected = list.selectedIndex - list.windowStart
         for offset in [1, -1, 2, 3] where list.rows.indices.contains(selected + offset) {
             guard let picture = list.rows[selected + offset].pictures.first, picture.isStored,
