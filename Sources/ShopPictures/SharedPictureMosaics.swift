@@ -34,7 +34,8 @@ public final class SharedPictureMosaics: PictureMosaics, Sendable {
         digest: String, columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, in graphics: TerminalGraphics
     ) async -> [UInt8]? {
         guard (1...Self.largestBox.columns).contains(columns), (1...Self.largestBox.rows).contains(rows) else { return nil }
-        let key = PictureCache.GraphicsKey(digest: digest, columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight, graphics: graphics)
+        let key = PictureCache.GraphicsKey(
+            digest: digest, columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight, graphics: graphics)
         if let bytes = cache.withLock({ $0.graphics(key) }) { return bytes }
         guard let picture = await decoded(digest),
             let bytes = picture.graphics(columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight, in: graphics)

@@ -2,9 +2,9 @@ import Foundation
 import ShopBundledCatalog
 import ShopModels
 import ShopPictures
-@testable import StorefrontUI
 import Testing
 
+@testable import StorefrontUI
 @testable import TerminalNCurses
 
 /// A picture's cells carry their own colours: the encoder sets both from a role's pen, and only the one that changed

@@ -7,8 +7,11 @@ import Testing
 /// colours, the art otherwise; `STOREFRONT_PICTURES` over all, within what the shop can write.
 @Suite("Picture capabilities")
 struct PictureCapabilitiesTests {
-    static func support(_ mode: ColorMode = .color256, environment: [String: String] = [:], attributes: [Int] = [], direct: Bool = true) -> PictureSupport {
-        PictureCapabilities.support(colorMode: mode, charset: .unicode, writesDirectly: direct, environment: environment, deviceAttributes: attributes)
+    static func support(_ mode: ColorMode = .color256, environment: [String: String] = [:], attributes: [Int] = [], direct: Bool = true)
+        -> PictureSupport
+    {
+        PictureCapabilities.support(
+            colorMode: mode, charset: .unicode, writesDirectly: direct, environment: environment, deviceAttributes: attributes)
     }
 
     @Test func theTerminalSaysWhatItDraws() {

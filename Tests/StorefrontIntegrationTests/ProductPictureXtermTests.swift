@@ -44,7 +44,8 @@ struct ProductPictureXtermTests {
         var white = 0
         for attempt in 0..<30 where white <= 5_000 {
             let png = try PictureDecoder.decode(
-                try xterm.screenshot(to: WebFrontBrowserTests.artifacts.appendingPathComponent("xterm-sixel-\(attempt % 2).png").path), limits: .upload)
+                try xterm.screenshot(to: WebFrontBrowserTests.artifacts.appendingPathComponent("xterm-sixel-\(attempt % 2).png").path),
+                limits: .upload)
             white = 0
             // The picture's box: the page's left 40%, below the title row.
             for y in (png.height / 10)..<(png.height * 6 / 10) {

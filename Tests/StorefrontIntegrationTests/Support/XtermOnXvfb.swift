@@ -20,7 +20,9 @@ final class XtermOnXvfb {
 
     /// Starts Xvfb (its display number chosen by itself, `-displayfd`) and xterm with `arguments` (`-ti vt340` for
     /// sixel) running `command` in `directory`.
-    init(arguments: [String], command: String, directory: URL, environment: [String: String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+    init(arguments: [String], command: String, directory: URL, environment: [String: String], sourceLocation: SourceLocation = #_sourceLocation)
+        throws
+    {
         for path in ["/usr/bin/Xvfb", "/usr/bin/xterm", "/usr/bin/xdotool", "/usr/bin/import", "/usr/bin/script"]
         where !FileManager.default.isExecutableFile(atPath: path) {
             Issue.record("\(path) is missing: install \(Self.packages)", sourceLocation: sourceLocation)
@@ -29,7 +31,8 @@ final class XtermOnXvfb {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw TmuxError(message: "pipe: \(errno)") }
         let writeEnd = fds[1]
-        xvfb = try spawnProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1300x800x24", "-nolisten", "tcp"], environment: [:]) { actions in
+        xvfb = try spawnProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1300x800x24", "-nolisten", "tcp"], environment: [:]) {
+            actions in
             posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
@@ -59,7 +62,8 @@ final class XtermOnXvfb {
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
         // xdotool waits for the window itself.
-        let found = try Subprocess.run("/usr/bin/xdotool", ["search", "--sync", "--pid", "\(xterm)"], environment: ["DISPLAY": display], timeout: .seconds(60))
+        let found = try Subprocess.run(
+            "/usr/bin/xdotool", ["search", "--sync", "--pid", "\(xterm)"], environment: ["DISPLAY": display], timeout: .seconds(60))
         guard let first = found.stdout.split(separator: "\n").first else { throw TmuxError(message: "no xterm window: \(found.stderr)") }
         window = String(first)
     }
