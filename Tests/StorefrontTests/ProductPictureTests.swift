@@ -87,7 +87,9 @@ struct ProductListPictureTests {
         let driver = await ScriptedDriver(dependencies: dependencies, size: Size(columns: 200, rows: 60), pictures: .mosaic, settling: false)
         await driver.program.viewModel.settled()
         let first = try #require(driver.renderer.frames.last?.pictureSlots.first)
-        // The next products' pictures are asked for ahead, beside the shown one (their tasks run in no set order).
+        // The shown picture and three ahead are at the gate: their tasks run in no set order.
+        await pictures.gate.waitForWaiters(4)
+        // The next products' pictures are asked for ahead, beside the shown one.
         let rows = driver.state.productList.rows
         let ahead = [1, 2, 3].compactMap { rows[$0].pictures.first?.digest }
         let asked = Set(pictures.asked.withLock { $0 })
@@ -115,10 +117,23 @@ extension ProductListPictureTests.HeldPictures: LiveObject {}
 actor AsyncGate {
     private var isOpen = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
+    /// Those waiting for `count` waiters.
+    private var watchers: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
     func wait() async {
         if isOpen { return }
-        await withCheckedContinuation { waiting.append($0) }
+        await withCheckedContinuation { continuation in
+            waiting.append(continuation)
+            let ready = watchers.filter { $0.count <= waiting.count }
+            watchers.removeAll { $0.count <= waiting.count }
+            for watcher in ready { watcher.continuation.resume() }
+        }
+    }
+
+    /// Returns once `count` are waiting at the gate.
+    func waitForWaiters(_ count: Int) async {
+        if waiting.count >= count { return }
+        await withCheckedContinuation { watchers.append((count, $0)) }
     }
 
     func open() {
