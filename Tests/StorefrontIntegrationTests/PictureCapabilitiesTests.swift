@@ -5,7 +5,7 @@ import Testing
 
 /// How a terminal is found to show pictures: kitty by its name, sixel by its answer to DA1, a mosaic in 256
 /// colours, the art otherwise; `STOREFRONT_PICTURES` over all, within what the shop can write.
-@Suite("Picture capabilities")
+@Suite("Picture capabilities", .ownThreads)
 struct PictureCapabilitiesTests {
     static func support(_ mode: ColorMode = .color256, environment: [String: String] = [:], attributes: [Int] = [], direct: Bool = true)
         -> PictureSupport
