@@ -57,11 +57,9 @@ extension Layout {
                 // The picture above the summary, in at most half the pane's height; the art then gives way to it.
                 var top = body.top
                 var shown = product
-                if p.pictures.showsPictures, let picture = product.pictures.first, picture.isStored,
-                    let box = PictureSlot.fitting(picture, columns: min(40, body.width - column - 2), rows: (body.height - 1) / 2)
-                {
-                    p.reservePicture(picture.digest, column: column + 1, row: body.top, columns: box.columns, rows: box.rows)
-                    top += box.rows + 1
+                if p.pictures.showsPictures, let slot = previewPicture(product, body, paneColumn: column + 1) {
+                    p.reservePicture(slot.digest, column: slot.column, row: slot.row, columns: slot.columns, rows: slot.rows)
+                    top += slot.rows + 1
                     shown.art = []
                 }
                 drawProductSummary(
@@ -71,15 +69,20 @@ extension Layout {
         }
     }
 
+    /// Where the preview pane at `column` shows `product`'s picture: at most 40 columns and half the pane's height.
+    private static func previewPicture(_ product: Product, _ body: BodyRect, paneColumn column: Int) -> PictureSlot? {
+        guard let picture = product.pictures.first, picture.isStored,
+            let box = PictureSlot.fitting(picture, columns: min(40, body.width - column - 1), rows: (body.height - 1) / 2)
+        else { return nil }
+        return PictureSlot(digest: picture.digest, column: column, row: body.top, columns: box.columns, rows: box.rows)
+    }
+
     /// The pictures of the products a key or two away, at the preview's box, so they are drawn before a move shows them.
     private static func hintNeighbourPictures(_ list: ProductListState, _ body: BodyRect, paneColumn column: Int, _ p: inout Painter) {
         guard p.pictures.showsPictures else { return }
         let selected = list.selectedIndex - list.windowStart
         for offset in [1, -1, 2, 3] where list.rows.indices.contains(selected + offset) {
-            guard let picture = list.rows[selected + offset].pictures.first, picture.isStored,
-                let box = PictureSlot.fitting(picture, columns: min(40, body.width - column - 1), rows: (body.height - 1) / 2)
-            else { continue }
-            p.frame.pictureHints.append(PictureSlot(digest: picture.digest, column: column, row: body.top, columns: box.columns, rows: box.rows))
+            if let slot = previewPicture(list.rows[selected + offset], body, paneColumn: column) { p.frame.pictureHints.append(slot) }
         }
     }
 
