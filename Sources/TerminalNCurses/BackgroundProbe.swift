@@ -41,10 +41,12 @@ public enum BackgroundProbe {
             var answer: [UInt8] = []
             let clock = ContinuousClock()
             var buffer = [UInt8](repeating: 0, count: 256)
-            while clock.now < deadline, !BackgroundProbe.endsWithDeviceAttributes(answer), answer.count < 4096 {
+            // The deadline bounds the wait, not what came: an answer that arrived while the shop was opening its storage
+            // (past the deadline, on a loaded machine) is still read, without waiting.
+            while !BackgroundProbe.endsWithDeviceAttributes(answer), answer.count < 4096 {
                 let left = deadline - clock.now
                 var descriptor = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&descriptor, 1, Int32(max(1, left.wholeMilliseconds)))
+                let ready = poll(&descriptor, 1, left > .zero ? Int32(max(1, left.wholeMilliseconds)) : 0)
                 if ready < 0, errno == EINTR { continue }
                 guard ready > 0 else { break }
                 let count = read(input, &buffer, buffer.count)
