@@ -54,3 +54,19 @@ final class ScreenBackend: TerminalBackend {
 }
 
 extension ScreenBackend: LiveObject {}
+
+/// A session's screen as its events use it: curses' on the process's own terminal, or a worker's on a descriptor.
+@MainActor
+protocol SessionScreen: AnyObject {
+    func readKeys() -> [NCursesScreen.Input]
+    /// Bytes of an escape sequence cut by a read wait for the rest; `flushKeys` reads them as typed.
+    var waitsForEscape: Bool { get }
+    func flushKeys() -> [NCursesScreen.Input]
+    /// The terminal went away (its other side closed).
+    var isGone: Bool { get }
+    func invalidate()
+    func adoptTerminalSize() -> Size
+    func restore()
+    /// Writes `text` as is, in order with the frames.
+    func write(_ text: String)
+}

@@ -6,22 +6,6 @@ import ShopMetrics
 import StorefrontCore
 import StorefrontUI
 
-/// A session's screen as its events use it: curses' on the process's own terminal, or a worker's on a descriptor.
-@MainActor
-protocol SessionScreen: AnyObject {
-    func readKeys() -> [NCursesScreen.Input]
-    /// Bytes of an escape sequence cut by a read wait for the rest; `flushKeys` reads them as typed.
-    var waitsForEscape: Bool { get }
-    func flushKeys() -> [NCursesScreen.Input]
-    /// The terminal went away (its other side closed).
-    var isGone: Bool { get }
-    func invalidate()
-    func adoptTerminalSize() -> Size
-    func restore()
-    /// Writes `text` as is, in order with the frames.
-    func write(_ text: String)
-}
-
 /// Where a session's keys come from.
 enum KeySource {
     /// The process's own stdin, waited on by a thread of its own (`KeyWaiter`), with signals through `signalPipe`.
