@@ -87,7 +87,9 @@ struct ProductPictureJourneyTests {
             try terminal.press("Enter")
             // The picture is drawn when it comes, after the page.
             let screen = try terminal.waitUntil("the mug's page") { screen in
-                screen.contains("Holds a long build") && (!mosaic || screen.unicodeScalars.contains { (0x2580...0x259F).contains($0.value) })
+                // The list's preview holds the description too: the page is the one whose footer says Esc back.
+                screen.contains("Esc back") && screen.contains("Holds a long build")
+                    && (!mosaic || screen.unicodeScalars.contains { (0x2580...0x259F).contains($0.value) })
             }
             let coloured = try terminal.tmux(["capture-pane", "-p", "-e", "-t", "main"])
             // The picture's rows, left of the page's text: Block Elements in 256 colours.
