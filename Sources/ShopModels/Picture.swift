@@ -59,6 +59,8 @@ extension Catalog {
 public enum TerminalGraphics: String, Sendable, Hashable, CaseIterable {
     /// DEC's sixel: xterm (`-ti vt340`), foot, WezTerm, Konsole, Windows Terminal, mlterm.
     case sixel
-    /// kitty's graphics protocol: kitty, Ghostty, WezTerm, Konsole.
+    /// kitty's graphics protocol: kitty, Ghostty, Konsole. Images are sent once and placed again by id.
     case kitty
+    /// iTerm2's inline images (OSC 1337): iTerm2, WezTerm, mintty.
+    case iterm2
 }

@@ -32,16 +32,30 @@ public final class SharedPictureMosaics: PictureMosaics, Sendable {
 
     public func graphics(
         digest: String, columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, in graphics: TerminalGraphics
-    ) async -> [UInt8]? {
-        guard (1...Self.largestBox.columns).contains(columns), (1...Self.largestBox.rows).contains(rows) else { return nil }
+    ) async -> PictureGraphics? {
+        guard (1...Self.largestBox.columns).contains(columns), (1...Self.largestBox.rows).contains(rows),
+            (1...64).contains(cellWidth), (1...128).contains(cellHeight)
+        else { return nil }
+        if graphics == .kitty {
+            // One image for every size: the terminal keeps it by id and scales it to the cells it is placed in.
+            guard let image = await kittyImage(digest) else { return nil }
+            return .kitty(image, placement: image.placement(columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight))
+        }
         let key = PictureCache.GraphicsKey(
             digest: digest, columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight, graphics: graphics)
-        if let bytes = cache.withLock({ $0.graphics(key) }) { return bytes }
+        if let bytes = cache.withLock({ $0.graphics(key) }) { return .inline(bytes) }
         guard let picture = await decoded(digest),
             let bytes = picture.graphics(columns: columns, rows: rows, cellWidth: cellWidth, cellHeight: cellHeight, in: graphics)
         else { return nil }
         cache.withLock { $0.keep(bytes, for: key, within: byteLimit) }
-        return bytes
+        return .inline(bytes)
+    }
+
+    private func kittyImage(_ digest: String) async -> KittyImage? {
+        if let image = cache.withLock({ $0.kittyImage(digest) }) { return image }
+        guard let picture = await decoded(digest), let image = picture.kittyImage(digest: digest) else { return nil }
+        cache.withLock { $0.keep(image, within: byteLimit) }
+        return image
     }
 
     /// Bytes the cache holds now: decoded pixels, mosaics and graphics.
@@ -87,12 +101,14 @@ struct PictureCache {
         case picture(DecodedPicture)
         case mosaic(PictureMosaic)
         case graphics([UInt8])
+        case kitty(KittyImage)
 
         var bytes: Int {
             switch self {
             case .picture(let picture): picture.rgba.count + 64
             case .mosaic(let mosaic): mosaic.cells.count * MemoryLayout<MosaicCell>.stride + 64
             case .graphics(let bytes): bytes.count + 64
+            case .kitty(let image): image.payload.count + 64
             }
         }
     }
@@ -101,6 +117,7 @@ struct PictureCache {
         case picture(String)
         case mosaic(Key)
         case graphics(GraphicsKey)
+        case kitty(String)
     }
 
     private var entries: [Name: (entry: Entry, used: UInt64)] = [:]
@@ -120,6 +137,15 @@ struct PictureCache {
     mutating func graphics(_ key: GraphicsKey) -> [UInt8]? {
         guard case .graphics(let bytes) = touch(.graphics(key)) else { return nil }
         return bytes
+    }
+
+    mutating func kittyImage(_ digest: String) -> KittyImage? {
+        guard case .kitty(let image) = touch(.kitty(digest)) else { return nil }
+        return image
+    }
+
+    mutating func keep(_ image: KittyImage, within limit: Int) {
+        store(.kitty(image), as: .kitty(image.digest), within: limit)
     }
 
     mutating func keep(_ bytes: [UInt8], for key: GraphicsKey, within limit: Int) {

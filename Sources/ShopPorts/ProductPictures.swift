@@ -70,14 +70,18 @@ public protocol PictureRepository: Sendable {
 public protocol PictureMosaics: Sendable {
     /// The picture `digest` in `columns` × `rows` cells; nil when the shop holds no such picture or it cannot be drawn.
     func mosaic(digest: String, columns: Int, rows: Int) async -> PictureMosaic?
-    /// The bytes that draw the picture in `columns` × `rows` cells of `cellWidth` × `cellHeight` pixels at the cursor,
-    /// in `graphics`; nil when it cannot be drawn so.
-    func graphics(digest: String, columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, in graphics: TerminalGraphics) async -> [UInt8]?
+    /// The picture in `columns` × `rows` cells of `cellWidth` × `cellHeight` pixels, in `graphics`; nil when it
+    /// cannot be drawn so.
+    func graphics(
+        digest: String, columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, in graphics: TerminalGraphics
+    ) async -> PictureGraphics?
 }
 
 extension PictureMosaics {
     /// None: a source that draws mosaics alone.
-    public func graphics(digest: String, columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, in graphics: TerminalGraphics) async -> [UInt8]? {
+    public func graphics(
+        digest: String, columns: Int, rows: Int, cellWidth: Int, cellHeight: Int, in graphics: TerminalGraphics
+    ) async -> PictureGraphics? {
         nil
     }
 }

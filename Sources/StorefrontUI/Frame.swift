@@ -1,3 +1,5 @@
+import ShopModels
+
 #if canImport(Glibc)
     import ShopLanguages
     import Glibc
@@ -52,7 +54,7 @@ public struct Frame: Hashable, Sendable {
     public internal(set) var pictureHints: [PictureSlot] = []
     /// The bytes that draw each slot's picture as pixels, for a terminal that draws them, by slot; not part of what
     /// the frame's cells show, so equality leaves it out.
-    public internal(set) var pictureGraphics: [PictureSlot: [UInt8]] = [:]
+    public internal(set) var pictureGraphics: [PictureSlot: PictureGraphics] = [:]
     /// How the frame was laid out to show pictures.
     public internal(set) var pictureSupport = PictureSupport.art
     /// What regions of this frame were drawn from, so the next frame copies those that show the same

@@ -9,8 +9,10 @@ public enum PictureSupport: String, Sendable, Hashable, CaseIterable {
     case mosaic
     /// Pixels, in DEC's sixel (xterm `-ti vt340`, foot, WezTerm, Konsole, Windows Terminal).
     case sixel
-    /// Pixels, in kitty's graphics protocol (kitty, Ghostty, WezTerm, Konsole).
+    /// Pixels, in kitty's graphics protocol (kitty, Ghostty, Konsole): each image sent once, then placed by id.
     case kitty
+    /// Pixels, in iTerm2's inline images (iTerm2, WezTerm, mintty).
+    case iterm2
 
     /// The layout reserves a picture's cells: everything but art.
     public var showsPictures: Bool { self != .art }
@@ -21,6 +23,7 @@ public enum PictureSupport: String, Sendable, Hashable, CaseIterable {
         case .art, .mosaic: nil
         case .sixel: .sixel
         case .kitty: .kitty
+        case .iterm2: .iterm2
         }
     }
 }

@@ -140,7 +140,7 @@ final class DescriptorScreen: SessionScreen {
         var leaving = "\u{1B}[m"
         if mouse { leaving += type.mouseOff }
         leaving += type.leave
-        unsent += Array(leaving.utf8)
+        unsent += encoder.releasingPictures + Array(leaving.utf8)
         flush()
         writable?.cancel()
         writable = nil

@@ -26,6 +26,8 @@ struct FrameEncoder {
     private let transitions: PenTransitions
     /// The pictures drawn as pixels on the terminal now, each where its slot is.
     var placedPictures: Set<PictureSlot> = []
+    /// The images this terminal holds by id (kitty's protocol), by the picture's digest: sent once, placed again.
+    var kittyImages: [String: UInt32] = [:]
     /// The pen and cursor the terminal has now; nil when not known.
     private var pen: Int?
     private var cursor: (row: Int, column: Int)?

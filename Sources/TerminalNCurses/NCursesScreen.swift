@@ -282,7 +282,7 @@ final class NCursesScreen {
         guard isActive else { return }
         isActive = false
         // curses believes the pen is plain; leave it so.
-        if encoder != nil { writeAll("\u{1B}[m", to: outputFD) }
+        if let encoder { writeAll(encoder.releasingPictures + Array("\u{1B}[m".utf8), to: outputFD) }
         if asksForSGRMouse { writeAll("\u{1B}[?1006l", to: outputFD) }
         curs_set(1)
         _ = sf_mouse(0)

@@ -49,10 +49,10 @@ struct FrameEncoderPictureTests {
 }
 
 /// Pictures drawn as pixels: each written once at its slot after the cells, a sixel one gone blanked cell by cell,
-/// a kitty one deleted with every placement and the others placed again.
+/// a kitty one sent once by id, deleted with every placement and the others placed again by id.
 @Suite("Frame encoder: pictures as pixels", .ownThreads)
 struct FrameEncoderPixelTests {
-    static func frame(_ support: PictureSupport, _ graphics: [PictureSlot: [UInt8]]) -> Frame {
+    static func frame(_ support: PictureSupport, _ graphics: [PictureSlot: PictureGraphics]) -> Frame {
         var frame = Frame(size: Size(columns: 20, rows: 6))
         frame.pictureSupport = support
         frame.pictureSlots = Array(graphics.keys)
@@ -62,7 +62,7 @@ struct FrameEncoderPixelTests {
 
     @Test func aSixelPictureIsDrawnOnceAndBlankedWhenGone() {
         let slot = PictureSlot(digest: "a", column: 2, row: 1, columns: 4, rows: 2)
-        let shown = Self.frame(.sixel, [slot: Array("<sixel>".utf8)])
+        let shown = Self.frame(.sixel, [slot: .inline(Array("<sixel>".utf8))])
         var encoder = FrameEncoder(dialect: .xterm(.color256)) { _ in 1 }
         encoder.encode(from: nil, to: shown)
         #expect(String(decoding: encoder.output, as: UTF8.self).hasSuffix("\u{1B}[2;3H<sixel>"))
@@ -73,31 +73,66 @@ struct FrameEncoderPixelTests {
         #expect(String(decoding: encoder.output, as: UTF8.self) == "\u{1B}[2;3H\u{1B}[m\u{1B}[4X\u{1B}[3;3H\u{1B}[m\u{1B}[4X")
     }
 
-    @Test func aKittyPictureGoneDeletesThePlacementsAndPlacesTheOthersAgain() {
-        let first = PictureSlot(digest: "a", column: 0, row: 0, columns: 4, rows: 2)
-        let second = PictureSlot(digest: "b", column: 10, row: 0, columns: 4, rows: 2)
-        let both = Self.frame(.kitty, [first: Array("<a>".utf8), second: Array("<b>".utf8)])
-        var encoder = FrameEncoder(dialect: .xterm(.color256)) { _ in 1 }
-        encoder.encode(from: nil, to: both)
-        let one = Self.frame(.kitty, [second: Array("<b>".utf8)])
-        encoder.encode(from: both, to: one)
-        #expect(String(decoding: encoder.output, as: UTF8.self) == "\u{1B}_Ga=d,d=A\u{1B}\\\u{1B}[1;11H<b>")
+    static func kitty(_ digest: String, payload: Int = 10) -> PictureGraphics {
+        .kitty(
+            KittyImage(digest: digest, width: 8, height: 4, payload: Array(repeating: UInt8(ascii: "A"), count: payload)),
+            placement: KittyPlacement(column: 0, row: 0, columns: 4, rows: 2))
     }
 
-    /// libchafa's kitty stream: transmitted and placed at once, in chunks of base64 at most 4096 bytes each.
-    @Test func theKittyStreamIsWellFormed() throws {
+    @Test func aKittyImageIsSentOnceAndPlacedAgainByIDAfterThePlacementsAreDeleted() {
+        let first = PictureSlot(digest: "0000000a", column: 0, row: 0, columns: 4, rows: 2)
+        let second = PictureSlot(digest: "0000000b", column: 10, row: 0, columns: 4, rows: 2)
+        let both = Self.frame(.kitty, [first: Self.kitty(first.digest), second: Self.kitty(second.digest)])
+        var encoder = FrameEncoder(dialect: .xterm(.color256)) { _ in 1 }
+        encoder.encode(from: nil, to: both)
+        let sent = String(decoding: encoder.output, as: UTF8.self)
+        #expect(
+            sent.hasSuffix(
+                "\u{1B}_Ga=t,i=10,f=32,s=8,v=4,o=z,q=2,m=0;AAAAAAAAAA\u{1B}\\\u{1B}[1;1H\u{1B}_Ga=p,i=10,c=4,r=2,C=1,q=2\u{1B}\\"
+                    + "\u{1B}_Ga=t,i=11,f=32,s=8,v=4,o=z,q=2,m=0;AAAAAAAAAA\u{1B}\\\u{1B}[1;11H\u{1B}_Ga=p,i=11,c=4,r=2,C=1,q=2\u{1B}\\"),
+            "\(sent.debugDescription)")
+
+        // One gone: every placement deleted, the images kept (lowercase d=a), the other placed again by id alone.
+        let one = Self.frame(.kitty, [second: Self.kitty(second.digest)])
+        encoder.encode(from: both, to: one)
+        #expect(
+            String(decoding: encoder.output, as: UTF8.self)
+                == "\u{1B}_Ga=d,d=a,q=2\u{1B}\\\u{1B}[1;11H\u{1B}_Ga=p,i=11,c=4,r=2,C=1,q=2\u{1B}\\")
+        // Back: placed by id, not sent again.
+        encoder.encode(from: one, to: both)
+        #expect(String(decoding: encoder.output, as: UTF8.self) == "\u{1B}[1;1H\u{1B}_Ga=p,i=10,c=4,r=2,C=1,q=2\u{1B}\\")
+        #expect(
+            String(decoding: encoder.releasingPictures, as: UTF8.self)
+                == "\u{1B}_Ga=d,d=I,i=10,q=2\u{1B}\\\u{1B}_Ga=d,d=I,i=11,q=2\u{1B}\\")
+    }
+
+    @Test func anImageIDComesFromTheDigestAndTheNextFreeOneWhereTwoBeginAlike() {
+        #expect(FrameEncoder.kittyID(for: "0000002a" + String(repeating: "f", count: 56), besides: []) == 42)
+        #expect(FrameEncoder.kittyID(for: "0000002a", besides: [42, 43]) == 44)
+        #expect(FrameEncoder.kittyID(for: "00000000", besides: []) == 1)
+    }
+
+    /// kitty's limit: the base64 comes in chunks of at most 4,096 bytes, the first carrying the control data, the
+    /// last `m=0`.
+    @Test func aLargeImageIsSentInChunksOfAtMost4096Bytes() throws {
+        let slot = PictureSlot(digest: "0000000c", column: 0, row: 0, columns: 4, rows: 2)
+        var encoder = FrameEncoder(dialect: .xterm(.color256)) { _ in 1 }
+        encoder.encode(from: nil, to: Self.frame(.kitty, [slot: Self.kitty(slot.digest, payload: 10_000)]))
+        let chunks = String(decoding: encoder.output, as: UTF8.self).components(separatedBy: "\u{1B}_G").dropFirst()
+        #expect(
+            chunks.map { $0.prefix(while: { $0 != ";" && $0 != "\u{1B}" }) } == [
+                "a=t,i=12,f=32,s=8,v=4,o=z,q=2,m=1", "m=1", "m=0", "a=p,i=12,c=4,r=2,C=1,q=2",
+            ])
+        #expect(chunks.prefix(3).map { $0.split(separator: ";")[1].prefix { $0 != "\u{1B}" }.count } == [4096, 4096, 1808])
+    }
+
+    @Test func theImageIsPlacedInItsOwnProportionsCentredInTheSlot() throws {
         let picture = try PictureDecoder.decode(BundledPictures.bytes(of: "pictures/rubber-duck.png")!, limits: .display)
-        let stream = String(decoding: try #require(picture.graphics(columns: 20, rows: 8, cellWidth: 10, cellHeight: 20, in: .kitty)), as: UTF8.self)
-        let chunks = stream.components(separatedBy: "\u{1B}_G").dropFirst()
-        #expect(chunks.count >= 2)
-        let control = try #require(chunks.first?.components(separatedBy: "\u{1B}\\").first)
-        #expect(control.contains("a=T") && control.contains("f=") && control.contains("s=") && control.contains("v="), "\(control)")
-        for chunk in chunks {
-            let body = chunk.components(separatedBy: "\u{1B}\\").first ?? ""
-            let parts = body.split(separator: ";", maxSplits: 1)
-            let payload = parts.count == 2 ? String(parts[1]) : ""
-            #expect(payload.utf8.count <= 4096 && Data(base64Encoded: payload) != nil, "base64 in chunks of at most 4096")
-        }
-        #expect(chunks.last?.hasPrefix("m=0") == true || chunks.last?.contains(",m=0") == true || chunks.count == 1)
+        let image = try #require(picture.kittyImage(digest: "duck"))
+        #expect(image.width == picture.width && image.height == picture.height)
+        #expect(Data(base64Encoded: Data(image.payload)) != nil, "deflated pixels in base64")
+        let wide = KittyImage(digest: "d", width: 100, height: 50, payload: [])
+        #expect(wide.placement(columns: 20, rows: 10, cellWidth: 10, cellHeight: 20) == KittyPlacement(column: 0, row: 2, columns: 20, rows: 5))
+        #expect(wide.placement(columns: 40, rows: 5, cellWidth: 10, cellHeight: 20) == KittyPlacement(column: 10, row: 0, columns: 20, rows: 5))
     }
 }

@@ -18,7 +18,7 @@ final class PictureFill {
 
     private enum Drawn {
         case mosaic(PictureMosaic)
-        case graphics([UInt8])
+        case graphics(PictureGraphics)
     }
 
     private let source: (any PictureMosaics)?
@@ -53,7 +53,7 @@ final class PictureFill {
             if let known = drawn[key] {
                 switch known {
                 case .mosaic(let mosaic): frame.draw(mosaic, in: slot)
-                case .graphics(let bytes): frame.pictureGraphics[slot] = bytes
+                case .graphics(let graphics): frame.pictureGraphics[slot] = graphics
                 case nil: break
                 }
                 continue
