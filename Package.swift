@@ -243,7 +243,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // The browser front's vendored files (assets/web/), compiled in with #embed.
-        .target(name: "CWebAssets"),
+        // gzip for them is zlib's (zlib1g-dev).
+        .target(name: "CWebAssets", linkerSettings: [.linkedLibrary("z")]),
         // The shop in a browser: a terminal page whose WebSocket relays a guest session on a pty.
         // What every HTTP front (web, API, webhooks) closes on a slow or greedy client: a deadline for each request
         // and caps on connections per address and in all.

@@ -68,12 +68,7 @@ public final class WebFront: Sendable {
         if let links = mailPages.subscriptionLinks {
             Self.addSubscriptionLinks(to: router, title: settings.shopName, allowed: allowed, links: links)
         }
-        router.get("/assets/:name") { _, request in
-            guard let name = request.parameters.get("name"), let asset = WebPage.asset(named: Substring(name)) else {
-                return Self.response(.notFound, text: "no such file")
-            }
-            return Self.response(.ok, type: asset.type, body: ByteBuffer(bytes: asset.bytes), cache: "public, max-age=3600")
-        }
+        Self.addAssets(to: router)
         router.get(RouterPath(Self.sessionPath)) { request, _ in
             // Only reached when the socket was not opened: a foreign page, or no upgrade asked for.
             allowed(request.headers[.origin])

@@ -1,4 +1,3 @@
-import CWebAssets
 import HTTPTypes
 import ShopLanguages
 
@@ -24,7 +23,8 @@ enum WebPage {
         HTTPField.Name("Permissions-Policy")!: "camera=(), microphone=(), geolocation=(), payment=()",
     ]
 
-    /// The page: a full-window terminal, its scripts loaded from `assets/` (relative, so a proxy may mount it under a path).
+    /// The page: a full-window terminal, its scripts loaded from `assets/` under their versioned names (relative, so a
+    /// proxy may mount it under a path); connect.js opens the shop's socket while the others load.
     /// `account`: who the visitor is signed in as (a sign-out button), or nil; `signIn`: whether a guest is offered one.
     static func html(title: String, account: String? = nil, signIn: Bool = false, words: PageWords = PageWords()) -> String {
         let signOut = #"<form method="post" action="sign-out"><button type="submit">"# + words.tr("Sign out") + "</button></form>"
@@ -38,15 +38,16 @@ enum WebPage {
                 ""
             }
         return head(title: title, words: words) + """
-            <link rel="stylesheet" href="assets/xterm.css">
-            <link rel="stylesheet" href="assets/storefront.css">
-            <script src="assets/xterm.js" defer></script>
-            <script src="assets/xterm-addon-fit.js" defer></script>
-            <script src="assets/storefront.js" defer></script>
+            <link rel="stylesheet" href="\(WebAsset.address("xterm.css"))">
+            <link rel="stylesheet" href="\(WebAsset.address("storefront.css"))">
+            <script src="\(WebAsset.address("xterm.js"))" defer></script>
+            <script src="\(WebAsset.address("xterm-addon-fit.js"))" defer></script>
+            <script src="\(WebAsset.address("storefront.js"))" defer></script>
             </head>
             <body\(bar.isEmpty ? "" : " class=\"with-account\"")>
             \(bar)
-            <main id="terminal" aria-label="\(escaped(title))"></main>
+            <main id="terminal" aria-label="\(escaped(title))" data-font="\(terminalFont)"></main>
+            <script src="\(WebAsset.address("connect.js"))"></script>
             <div id="status" role="alert" hidden data-lost="\(words.tr("The connection to the shop was lost."))" \
             data-kept="\(words.tr("Your cart is kept while the shop is open."))" \
             data-too-much="\(words.tr("The page sent more at once than the shop takes."))">
@@ -59,6 +60,9 @@ enum WebPage {
 
             """
     }
+
+    /// The terminal's fonts, named once for the two scripts that measure and draw with them.
+    static let terminalFont = "&#39;DejaVu Sans Mono&#39;, &#39;Noto Sans Mono&#39;, Menlo, Consolas, &#39;Liberation Mono&#39;, monospace"
 
     /// Every page's start, up to its title: the shop's page and the sign-in pages.
     static func head(title: String, words: PageWords) -> String {
@@ -73,27 +77,6 @@ enum WebPage {
 
         """
     }
-
-    /// An embedded file and its content type, by the name after `assets/`.
-    static func asset(named name: Substring) -> (bytes: UnsafeRawBufferPointer, type: String)? {
-        guard let file = files[String(name)] else { return nil }
-        let type =
-            name.hasSuffix(".js")
-            ? "text/javascript; charset=utf-8" : name.hasSuffix(".css") ? "text/css; charset=utf-8" : "text/plain; charset=utf-8"
-        return (file, type)
-    }
-
-    /// The files compiled in from assets/web/ (CWebAssets); static for the life of the process.
-    nonisolated(unsafe) private static let files: [String: UnsafeRawBufferPointer] = {
-        var count = 0
-        guard let table = sf_web_assets(&count) else { return [:] }
-        var files: [String: UnsafeRawBufferPointer] = [:]
-        for index in 0..<count {
-            let asset = table[index]
-            files[String(cString: asset.name)] = UnsafeRawBufferPointer(start: asset.bytes, count: asset.size)
-        }
-        return files
-    }()
 
     static func escaped(_ text: String) -> String { HTMLText.escaped(text) }
 }

@@ -219,7 +219,7 @@ enum WebSignInPage {
 
     static func page(title: String, root: String, words: PageWords, body: String) -> String {
         WebPage.head(title: title, words: words) + """
-            <link rel="stylesheet" href="\(root)assets/storefront.css">
+            <link rel="stylesheet" href="\(root)\(WebAsset.address("storefront.css"))">
             </head>
             <body class="form-page">
             <main>

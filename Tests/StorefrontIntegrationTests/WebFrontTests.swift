@@ -28,6 +28,49 @@ struct WebFrontTests {
         #expect(missing.hasPrefix("HTTP/1.1 404") && missing.contains("X-Content-Type-Options: nosniff"), "\(missing.prefix(300))")
     }
 
+    /// The page names its files by versions of their bytes, kept a year; a browser that takes gzip gets it.
+    @Test func theFilesAreNamedByTheirVersionKeptAYearAndGzippedForABrowserThatTakesIt() throws {
+        let server = try ServeProcess(command: Self.web)
+        let page = try LocalStripe.exchange("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: server.port)
+        let named = page.matches(of: #/(?:src|href)="assets/([a-z-]+)\.([0-9a-f]{12})\.(js|css)"/#).map { ($0.output.1, $0.output.2, $0.output.3) }
+        #expect(
+            Set(named.map { "\($0.0).\($0.2)" }) == ["xterm.js", "xterm-addon-fit.js", "storefront.js", "connect.js", "xterm.css", "storefront.css"])
+        // connect.js runs as the page is read, after the terminal's box: not deferred, so the socket opens early.
+        #expect(page.contains(#/<main id="terminal"[^>]*data-font="[^"]+"></main>\n<script src="assets/connect\.[0-9a-f]{12}\.js"></script>/#))
+        let (stem, version, kind) = try #require(named.first { $0.0 == "xterm" && $0.2 == "js" })
+        let versioned = "/assets/\(stem).\(version).\(kind)"
+        let plain = try Self.get(versioned, port: server.port)
+        #expect(plain.head.contains("Cache-Control: public, max-age=31536000, immutable") && plain.head.contains("Vary: Accept-Encoding"))
+        #expect(!plain.head.contains("Content-Encoding"), "no gzip unasked")
+        #expect(plain.body == Array(try Data(contentsOf: Self.repository.appending(path: "assets/web/xterm.js"))))
+
+        let gzipped = try Self.get(versioned, port: server.port, acceptEncoding: "br, gzip;q=0.8")
+        #expect(gzipped.head.contains("Content-Encoding: gzip") && gzipped.body.count < plain.body.count / 3, "\(gzipped.head)")
+        let folder = TemporaryDirectory.make()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let archive = folder.appending(path: "xterm.js.gz")
+        try Data(gzipped.body).write(to: archive)
+        let unpacked = try Subprocess.run("/usr/bin/gzip", ["-dc", archive.path])
+        #expect(unpacked.status == 0 && Array(unpacked.stdout.utf8) == plain.body, "gzip -d gives the file back")
+        #expect(!(try Self.get(versioned, port: server.port, acceptEncoding: "gzip;q=0")).head.contains("Content-Encoding"))
+
+        // Another build's version (a page from before an upgrade) gets today's file, not kept; an hour unversioned.
+        let other = try Self.get("/assets/xterm.000000000000.js", port: server.port)
+        #expect(other.head.hasPrefix("HTTP/1.1 200") && other.head.contains("Cache-Control: no-store") && other.body == plain.body)
+        #expect(try Self.get("/assets/xterm.js", port: server.port).head.contains("Cache-Control: public, max-age=3600"))
+        #expect(try Self.get("/assets/xterm.0123.js", port: server.port).head.hasPrefix("HTTP/1.1 404"))
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A GET's head, as text, and its body's bytes.
+    static func get(_ path: String, port: Int, acceptEncoding: String? = nil) throws -> (head: String, body: [UInt8]) {
+        let encoding = acceptEncoding.map { "Accept-Encoding: \($0)\r\n" } ?? ""
+        let answer = try LocalStripe.exchangeBytes("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(encoding)Connection: close\r\n\r\n", port: port)
+        let end = try #require((0..<(answer.count - 3)).first { answer[$0..<($0 + 4)].elementsEqual([13, 10, 13, 10]) })
+        return (String(decoding: answer[..<end], as: UTF8.self), Array(answer[(end + 4)...]))
+    }
+
     @Test func aHandshakeFromAnotherOriginGets403AndStartsNoSession() throws {
         let server = try ServeProcess(command: Self.web)
         for origin in ["https://evil.example", "http://127.0.0.1:\(server.port + 1)", "null", nil] as [String?] {

@@ -22,9 +22,11 @@
     return holder;
   };
 
+  const box = document.getElementById("terminal");
   const terminal = new Terminal({
     cursorBlink: true,
-    fontFamily: "'DejaVu Sans Mono', 'Noto Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace",
+    // The page names the font once, for connect.js's measure too.
+    fontFamily: box.dataset.font,
     fontSize: 15,
     scrollback: 0,
     allowProposedApi: true,  // xterm.js 4 keeps the buffer API, which window.storefront readers use, behind this
@@ -37,12 +39,14 @@
   });
   const fit = new FitAddon.FitAddon();
   terminal.loadAddon(fit);
-  terminal.open(document.getElementById("terminal"));
+  terminal.open(box);
   // For automation (the tests read the screen through it) and the curious; it holds nothing secret.
   window.storefront = { terminal: terminal };
   fit.fit();
 
   let socket = null;
+  // The size the socket's session was started at, to tell whether the terminal's differs once it is open.
+  let socketSize = null;
   let endedText = null;
   // Set when the shop ended the tab's sign-in: Reconnect loads the page again, so its account bar is the new one.
   let signedOut = false;
@@ -54,6 +58,46 @@
     if (offerReconnect) reconnect.focus();
   }
 
+  function received(event) {
+    if (typeof event.data === "string") {
+      try {
+        const message = JSON.parse(event.data);
+        if (message.type === "ended") { endedText = message.text; signedOut = message.signedOut === true; }
+      } catch (error) { /* not ours: ignore */ }
+      return;
+    }
+    terminal.write(new Uint8Array(event.data));
+  }
+
+  function closed(event) {
+    socket = null;
+    if (endedText) return show(endedText, true);
+    // The page's words come in the visitor's language, on the status box's data attributes.
+    if (event.code === 1009) return show(status.dataset.tooMuch, true);
+    const lost = status.dataset.lost;
+    show((event.reason ? lost.replace(/[.。]$/, ": " + event.reason) : lost) + " " + status.dataset.kept, true);
+  }
+
+  // Once open: the keys go to the terminal, and the session learns the terminal's size where it was started at another.
+  function opened() {
+    terminal.focus();
+    if (socketSize.columns !== terminal.cols || socketSize.rows !== terminal.rows) sendSize();
+  }
+
+  function sendSize() {
+    if (!socket || socket.readyState !== WebSocket.OPEN) return;
+    socketSize = { columns: terminal.cols, rows: terminal.rows };
+    socket.send(JSON.stringify({ type: "resize", columns: terminal.cols, rows: terminal.rows }));
+  }
+
+  function wire(opening, size) {
+    socket = opening;
+    socketSize = size;
+    socket.onopen = opened;
+    socket.onmessage = received;
+    socket.onclose = closed;
+  }
+
   function connect() {
     status.hidden = true;
     endedText = null;
@@ -61,27 +105,17 @@
     const url = new URL("session", window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
     url.search = "?columns=" + terminal.cols + "&rows=" + terminal.rows;
-    socket = new WebSocket(url.href);
-    socket.binaryType = "arraybuffer";
-    socket.onopen = function () { terminal.focus(); };
-    socket.onmessage = function (event) {
-      if (typeof event.data === "string") {
-        try {
-          const message = JSON.parse(event.data);
-          if (message.type === "ended") { endedText = message.text; signedOut = message.signedOut === true; }
-        } catch (error) { /* not ours: ignore */ }
-        return;
-      }
-      terminal.write(new Uint8Array(event.data));
-    };
-    socket.onclose = function (event) {
-      socket = null;
-      if (endedText) return show(endedText, true);
-      // The page's words come in the visitor's language, on the status box's data attributes.
-      if (event.code === 1009) return show(status.dataset.tooMuch, true);
-      const lost = status.dataset.lost;
-      show((event.reason ? lost.replace(/[.。]$/, ": " + event.reason) : lost) + " " + status.dataset.kept, true);
-    };
+    const opening = new WebSocket(url.href);
+    opening.binaryType = "arraybuffer";
+    wire(opening, { columns: terminal.cols, rows: terminal.rows });
+  }
+
+  // The socket connect.js opened while this loaded, with what came on it meanwhile.
+  function adopt(early) {
+    wire(early.socket, { columns: early.columns, rows: early.rows });
+    for (const event of early.messages) received(event);
+    if (early.closed) return closed(early.closed);
+    if (early.socket.readyState === WebSocket.OPEN) opened();
   }
 
   function send(bytes) {
@@ -95,11 +129,7 @@
     for (let i = 0; i < data.length; i++) bytes[i] = data.charCodeAt(i) & 0xff;
     send(bytes);
   });
-  terminal.onResize(function (size) {
-    if (socket && socket.readyState === WebSocket.OPEN) {
-      socket.send(JSON.stringify({ type: "resize", columns: size.cols, rows: size.rows }));
-    }
-  });
+  terminal.onResize(sendSize);
 
   let pending = false;
   window.addEventListener("resize", function () {
@@ -108,5 +138,7 @@
     window.requestAnimationFrame(function () { pending = false; fit.fit(); });
   });
   reconnect.addEventListener("click", function () { if (signedOut) window.location.reload(); else connect(); });
-  connect();
+  const early = window.storefrontEarly;
+  window.storefrontEarly = undefined;
+  if (early) adopt(early); else connect();
 })();

@@ -12,4 +12,7 @@ typedef struct {
 /// Every asset; `count` receives how many.
 const sf_web_asset *sf_web_assets(size_t *count);
 
+/// `bytes` in gzip (zlib at its best compression) into a malloc'd buffer (free with free); -1 when zlib fails.
+int sf_gzip(const unsigned char *bytes, size_t count, unsigned char **out, size_t *out_count);
+
 #endif

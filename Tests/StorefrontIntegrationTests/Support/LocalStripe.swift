@@ -126,6 +126,11 @@ final class LocalStripe: @unchecked Sendable {
 
     /// Sends `request` (a whole HTTP/1.0 request) to 127.0.0.1:`port` over a socket and returns the whole answer.
     static func exchange(_ request: String, port: Int) throws -> String {
+        String(decoding: try exchangeBytes(request, port: port), as: UTF8.self)
+    }
+
+    /// The answer's bytes as they came, head and body: for bodies that are not text.
+    static func exchangeBytes(_ request: String, port: Int) throws -> [UInt8] {
         let descriptor = try connectToLoopback(port: port)
         defer { close(descriptor) }
         _ = request.withCString { send(descriptor, $0, strlen($0), 0) }
@@ -136,7 +141,7 @@ final class LocalStripe: @unchecked Sendable {
             if count <= 0 { break }
             answer += buffer[0..<count]
         }
-        return String(decoding: answer, as: UTF8.self)
+        return answer
     }
 }
 
