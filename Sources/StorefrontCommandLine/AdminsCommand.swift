@@ -11,7 +11,7 @@ struct AdminsCommand: AsyncParsableCommand {
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every merchant account: its email, keys and since when.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every merchant account: its email, keys and since when.")
         @OptionGroup var shop: ShopDatabaseOptions
         @Flag(help: "Print JSON instead of text.")
         var json = false
@@ -19,7 +19,7 @@ struct AdminsCommand: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make an account a merchant, by its verified email, a key, or its id.")
+        static let configuration = CommandConfiguration(commandName: "add", abstract: "Make an account a merchant, by its verified email, a key, or its id.")
         @Argument(help: ArgumentHelp("A verified email, an SSH key's fingerprint (SHA256:…), or an account id.", valueName: "who"))
         var who: String
         @OptionGroup var shop: ShopDatabaseOptions
@@ -27,7 +27,7 @@ struct AdminsCommand: AsyncParsableCommand {
     }
 
     struct Remove: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Take merchant rights from an account.")
+        static let configuration = CommandConfiguration(commandName: "remove", abstract: "Take merchant rights from an account.")
         @Argument(help: ArgumentHelp("A verified email, an SSH key's fingerprint (SHA256:…), or an account id.", valueName: "who"))
         var who: String
         @OptionGroup var shop: ShopDatabaseOptions

@@ -13,7 +13,7 @@ struct CustomersCommand: AsyncParsableCommand {
         "An id `storefront accounts` or `customers search` prints (acct_…, ssh:SHA256:…, local:NAME), or a verified email.", valueName: "id")
 
     struct Search: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "search", 
             abstract:
                 "Customers whose email or name holds the words (any case), whose order has that number, or whose SSH key's fingerprint holds them.")
 
@@ -38,7 +38,7 @@ struct CustomersCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "show", 
             abstract: "One customer's page: ways in, addresses, spend and refunds per currency, latest orders and subscriptions, notes.")
 
         @Argument(help: CustomersCommand.idHelp)
@@ -62,7 +62,7 @@ struct CustomersCommand: AsyncParsableCommand {
     }
 
     struct Note: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "note", 
             abstract: "Write a note on a customer's page, signed with your user name; the console's customer page shows it too.")
 
         @Argument(help: CustomersCommand.idHelp)

@@ -11,7 +11,7 @@ struct DiscountsCommand: AsyncParsableCommand {
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every code: what it takes off, its limits, and its uses.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every code: what it takes off, its limits, and its uses.")
         @OptionGroup var shop: ShopDatabaseOptions
         @Flag(help: "Print JSON instead of text.")
         var json = false
@@ -19,7 +19,7 @@ struct DiscountsCommand: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Make a code: what it takes off, and when and for whom it holds.")
+        static let configuration = CommandConfiguration(commandName: "create", abstract: "Make a code: what it takes off, and when and for whom it holds.")
         @Argument(help: ArgumentHelp("The code shoppers type: 3 to 32 letters, digits or dashes, in any case.", valueName: "code"))
         var code: String
         @Option(help: ArgumentHelp("A share of the goods off, in percent (12.5).", valueName: "percent"))
@@ -50,7 +50,7 @@ struct DiscountsCommand: AsyncParsableCommand {
     }
 
     struct Pause: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Refuse a code, as if unknown, until it is resumed.")
+        static let configuration = CommandConfiguration(commandName: "pause", abstract: "Refuse a code, as if unknown, until it is resumed.")
         @Argument(help: ArgumentHelp("The code.", valueName: "code"))
         var code: String
         @OptionGroup var shop: ShopDatabaseOptions
@@ -58,7 +58,7 @@ struct DiscountsCommand: AsyncParsableCommand {
     }
 
     struct Resume: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Let a paused code hold again.")
+        static let configuration = CommandConfiguration(commandName: "resume", abstract: "Let a paused code hold again.")
         @Argument(help: ArgumentHelp("The code.", valueName: "code"))
         var code: String
         @OptionGroup var shop: ShopDatabaseOptions
@@ -66,7 +66,7 @@ struct DiscountsCommand: AsyncParsableCommand {
     }
 
     struct Delete: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Delete a code no order used (pause one that was).")
+        static let configuration = CommandConfiguration(commandName: "delete", abstract: "Delete a code no order used (pause one that was).")
         @Argument(help: ArgumentHelp("The code.", valueName: "code"))
         var code: String
         @OptionGroup var shop: ShopDatabaseOptions

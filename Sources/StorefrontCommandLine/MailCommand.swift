@@ -34,7 +34,7 @@ struct OutboxCommand: AsyncParsableCommand {
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every message, newest first: pending, sent or failed, with the last error.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every message, newest first: pending, sent or failed, with the last error.")
         @OptionGroup var mail: MailOptions
         @Flag(help: "Print JSON instead of a table.")
         var json = false
@@ -46,7 +46,7 @@ struct OutboxCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one message as the mail command receives it.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print one message as the mail command receives it.")
         @Argument(help: ArgumentHelp("The message id, such as MSG-000001.", valueName: "id"))
         var id: String
         @OptionGroup var mail: MailOptions

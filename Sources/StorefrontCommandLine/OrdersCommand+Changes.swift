@@ -37,7 +37,7 @@ struct OrderTarget: ParsableArguments {
 extension OrdersCommand {
     /// `storefront orders show N`: one order, its lines and its history.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one order with its lines and its history, oldest event first.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one order with its lines and its history, oldest event first.")
 
         @OptionGroup var target: OrderTarget
 
@@ -49,7 +49,7 @@ extension OrdersCommand {
 
     /// `storefront orders ship N --carrier … --tracking-number …`.
     struct Ship: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a paid order shipped, with its carrier and tracking number.")
+        static let configuration = CommandConfiguration(commandName: "ship", abstract: "Mark a paid order shipped, with its carrier and tracking number.")
 
         @OptionGroup var target: OrderTarget
         @Option(help: ArgumentHelp("Who carries the parcel, such as UPS.", valueName: "name"))
@@ -76,7 +76,7 @@ extension OrdersCommand {
 
     /// `storefront orders deliver N`.
     struct Deliver: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Mark a shipped order delivered.")
+        static let configuration = CommandConfiguration(commandName: "deliver", abstract: "Mark a shipped order delivered.")
 
         @OptionGroup var target: OrderTarget
 

@@ -14,7 +14,7 @@ struct StockCommand: AsyncParsableCommand {
 
     /// `storefront stock [list] [--low N] [--json]`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every product's stock, fewest on hand first.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every product's stock, fewest on hand first.")
 
         @Option(help: ArgumentHelp("Only products with at most this many on hand.", valueName: "n"))
         var low: Int?
@@ -35,7 +35,7 @@ struct StockCommand: AsyncParsableCommand {
 
     /// `storefront stock set ID N`.
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Set what is on hand of a product (a count taken on the shelf).")
+        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set what is on hand of a product (a count taken on the shelf).")
 
         @Argument(help: ArgumentHelp("The product's id as in the catalog, or a variant's SKU.", valueName: "product"))
         var product: String
@@ -74,7 +74,7 @@ struct StockCommand: AsyncParsableCommand {
 
     /// `storefront stock adjust ID --by ±N`.
     struct Adjust: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Add to what is on hand of a product, or take away with a negative number.")
+        static let configuration = CommandConfiguration(commandName: "adjust", abstract: "Add to what is on hand of a product, or take away with a negative number.")
 
         @Argument(help: ArgumentHelp("The product's id as in the catalog, or a variant's SKU.", valueName: "product"))
         var product: String

@@ -13,7 +13,7 @@ struct TokensCommand: AsyncParsableCommand {
 
     /// `storefront tokens create --name N --customer ID [--scope merchant --admin-keys FILE]`.
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
+        static let configuration = CommandConfiguration(commandName: "create", 
             abstract: "Make a token and print its secret, once.",
             discussion: """
                 A shop token acts for one shopper: --customer is their customer id, as `storefront orders list` shows \
@@ -60,7 +60,7 @@ struct TokensCommand: AsyncParsableCommand {
 
     /// `storefront tokens list [--customer ID] [--json]`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Every token (or one customer's), revoked ones too; never a secret.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every token (or one customer's), revoked ones too; never a secret.")
 
         @Option(help: ArgumentHelp("Only this customer's tokens.", valueName: "id"))
         var customer: String?
@@ -78,7 +78,7 @@ struct TokensCommand: AsyncParsableCommand {
 
     /// `storefront tokens revoke ID`.
     struct Revoke: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Revoke a token: requests with it are refused from now on.")
+        static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke a token: requests with it are refused from now on.")
 
         @Argument(help: ArgumentHelp("The token's id (tok_…), as `storefront tokens list` shows it.", valueName: "id"))
         var id: String

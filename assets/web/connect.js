@@ -20,7 +20,8 @@
   box.appendChild(scroller);
   const cellWidth = probe.getBoundingClientRect().width / 32;
   const cellHeight = Math.ceil(probe.getBoundingClientRect().height);
-  const scrollBar = scroller.offsetWidth - scroller.clientWidth;
+  // xterm.js 4.14's first fit takes 15 pixels for the scroll bar where the page's is an overlay (0 wide).
+  const scrollBar = scroller.offsetWidth - scroller.clientWidth || 15;
   box.removeChild(probe);
   box.removeChild(scroller);
   if (!(cellWidth > 0 && cellHeight > 0)) return;
