@@ -8,14 +8,19 @@ import LiveObjects
     import Darwin
 #endif
 
-/// A terminal size in character cells.
+/// A terminal size in character cells, and in pixels where the terminal tells them (0 where not): what a picture
+/// drawn in pixels is scaled by.
 public struct TerminalSize: Hashable, Sendable, CustomStringConvertible {
     public var columns: Int
     public var rows: Int
+    public var pixelWidth: Int
+    public var pixelHeight: Int
 
-    public init(columns: Int, rows: Int) {
+    public init(columns: Int, rows: Int, pixelWidth: Int = 0, pixelHeight: Int = 0) {
         self.columns = columns
         self.rows = rows
+        self.pixelWidth = pixelWidth
+        self.pixelHeight = pixelHeight
     }
 
     public var description: String { "\(columns)x\(rows)" }
@@ -177,7 +182,8 @@ public final class PseudoTerminalProcess: @unchecked Sendable {
 
     fileprivate static func setSize(_ size: TerminalSize, of descriptor: Int32) throws {
         var window = winsize(
-            ws_row: UInt16(clamping: size.rows), ws_col: UInt16(clamping: size.columns), ws_xpixel: 0, ws_ypixel: 0
+            ws_row: UInt16(clamping: size.rows), ws_col: UInt16(clamping: size.columns), ws_xpixel: UInt16(clamping: size.pixelWidth),
+            ws_ypixel: UInt16(clamping: size.pixelHeight)
         )
         guard ioctl(descriptor, UInt(TIOCSWINSZ), &window) == 0 else { throw PseudoTerminalError("TIOCSWINSZ") }
     }

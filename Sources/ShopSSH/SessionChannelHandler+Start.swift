@@ -27,7 +27,9 @@ extension SessionChannelHandler {
         }
         self.context.identity.sessionStarted()
         // A client without a terminal of its own (ssh -tt from a pipe) sends 0x0: give it the classic 80x24.
-        let requested = TerminalSize(columns: terminal.terminalCharacterWidth, rows: terminal.terminalRowHeight)
+        let requested = TerminalSize(
+            columns: terminal.terminalCharacterWidth, rows: terminal.terminalRowHeight, pixelWidth: terminal.terminalPixelWidth,
+            pixelHeight: terminal.terminalPixelHeight)
         let size = self.context.command.bounded(requested)
         var environment = self.context.command.environment
         let term = self.context.terminalTypes.resolve(terminal.term)

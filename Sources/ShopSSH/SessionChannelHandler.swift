@@ -81,7 +81,9 @@ final class SessionChannelHandler: ChannelInboundHandler, RemovableChannelHandle
             refuse("storefront offers no subsystems (asked for \(clientChosen(request.subsystem)))", wantReply: request.wantReply, context: context)
             self.context.refusals.log("refused subsystem", "refused subsystem \(clientChosen(request.subsystem)) from \(self.context.peer)")
         case let request as SSHChannelRequestEvent.WindowChangeRequest:
-            let asked = TerminalSize(columns: request.terminalCharacterWidth, rows: request.terminalRowHeight)
+            let asked = TerminalSize(
+                columns: request.terminalCharacterWidth, rows: request.terminalRowHeight, pixelWidth: request.terminalPixelWidth,
+                pixelHeight: request.terminalPixelHeight)
             let size = self.context.command.bounded(asked)
             if isStarting { pendingSize = size }
             do { try process?.resize(to: size) } catch { self.context.log("session \(sessionNumber): resize failed: \(error)") }

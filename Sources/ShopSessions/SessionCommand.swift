@@ -84,12 +84,16 @@ public struct SessionCommand: Sendable {
         return try await PseudoTerminalProcess.spawn(arguments: arguments, environment: environment, size: size, host: host)
     }
 
-    /// `requested` within `largestTerminal`; a side of 0 (a client without a terminal) becomes 80x24's.
+    /// `requested` within `largestTerminal`; a side of 0 (a client without a terminal) becomes 80x24's. Its pixels
+    /// stay in proportion to its cells (a cell's size is what they tell), bounded first as a pty holds them.
     public func bounded(_ requested: TerminalSize) -> TerminalSize {
-        TerminalSize(
-            columns: min(requested.columns > 0 ? requested.columns : 80, largestTerminal.columns),
-            rows: min(requested.rows > 0 ? requested.rows : 24, largestTerminal.rows)
-        )
+        let columns = min(requested.columns > 0 ? requested.columns : 80, largestTerminal.columns)
+        let rows = min(requested.rows > 0 ? requested.rows : 24, largestTerminal.rows)
+        let pixels = (width: min(max(requested.pixelWidth, 0), 65_535), height: min(max(requested.pixelHeight, 0), 65_535))
+        return TerminalSize(
+            columns: columns, rows: rows,
+            pixelWidth: requested.columns > 0 ? pixels.width * columns / requested.columns : 0,
+            pixelHeight: requested.rows > 0 ? pixels.height * rows / requested.rows : 0)
     }
 
     /// Sets the session's locale to C.UTF-8, which exists on every glibc host; a client's own may not.

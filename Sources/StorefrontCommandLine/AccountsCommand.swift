@@ -24,7 +24,8 @@ struct AccountsCommand: AsyncParsableCommand {
 
     /// `storefront accounts show ID-OR-EMAIL [--json]`.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "One account, by its id or its verified email, with each way in and its last use.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "One account, by its id or its verified email, with each way in and its last use.")
 
         @Argument(help: ArgumentHelp("The account's id (ssh:SHA256:…, sandbox-id:…, local:…) or verified email.", valueName: "id-or-email"))
         var idOrEmail: String
@@ -39,7 +40,8 @@ struct AccountsCommand: AsyncParsableCommand {
 
     /// `storefront accounts merge FROM INTO`.
     struct Merge: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "merge", 
+        static let configuration = CommandConfiguration(
+            commandName: "merge",
             abstract: "Join two accounts one person made: FROM's orders, cart, cards, addresses, tokens, ways in and sessions become INTO's.")
 
         @Argument(help: ArgumentHelp("The account that goes: its id or verified email.", valueName: "from"))

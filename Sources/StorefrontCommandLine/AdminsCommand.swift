@@ -19,7 +19,8 @@ struct AdminsCommand: AsyncParsableCommand {
     }
 
     struct Add: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "add", abstract: "Make an account a merchant, by its verified email, a key, or its id.")
+        static let configuration = CommandConfiguration(
+            commandName: "add", abstract: "Make an account a merchant, by its verified email, a key, or its id.")
         @Argument(help: ArgumentHelp("A verified email, an SSH key's fingerprint (SHA256:…), or an account id.", valueName: "who"))
         var who: String
         @OptionGroup var shop: ShopDatabaseOptions

@@ -11,13 +11,15 @@ struct ClockCommand: AsyncParsableCommand {
     )
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "The shop's time, and how far it runs ahead of the wall clock.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "The shop's time, and how far it runs ahead of the wall clock.")
         @OptionGroup var shop: ShopDatabaseOptions
         func run() async throws { try await ClockCommands.show(configuration: shop.configuration()) }
     }
 
     struct Advance: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "advance", 
+        static let configuration = CommandConfiguration(
+            commandName: "advance",
             abstract: "Move the shop's clock forward; refused when the shop takes live payments (exit 78).")
         @Option(help: ArgumentHelp("Days to move it forward (0–3660).", valueName: "n"))
         var days = 0

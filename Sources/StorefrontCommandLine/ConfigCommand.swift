@@ -31,7 +31,8 @@ struct ConfigCommand: ParsableCommand {
     )
 
     struct Check: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "check", 
+        static let configuration = CommandConfiguration(
+            commandName: "check",
             abstract: "Name every problem in the configuration with its line, variable or flag.",
             discussion: "Exits 0 when `storefront up` could start on it, 78 when it could not.")
         @OptionGroup var options: ServiceConfigurationOptions
@@ -40,7 +41,8 @@ struct ConfigCommand: ParsableCommand {
     }
 
     struct Show: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", 
+        static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "Print the effective configuration, secrets masked, each value with where it came from.")
         @OptionGroup var options: ServiceConfigurationOptions
 

@@ -13,7 +13,8 @@ struct CustomersCommand: AsyncParsableCommand {
         "An id `storefront accounts` or `customers search` prints (acct_…, ssh:SHA256:…, local:NAME), or a verified email.", valueName: "id")
 
     struct Search: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "search", 
+        static let configuration = CommandConfiguration(
+            commandName: "search",
             abstract:
                 "Customers whose email or name holds the words (any case), whose order has that number, or whose SSH key's fingerprint holds them.")
 
@@ -38,7 +39,8 @@ struct CustomersCommand: AsyncParsableCommand {
     }
 
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", 
+        static let configuration = CommandConfiguration(
+            commandName: "show",
             abstract: "One customer's page: ways in, addresses, spend and refunds per currency, latest orders and subscriptions, notes.")
 
         @Argument(help: CustomersCommand.idHelp)
@@ -62,7 +64,8 @@ struct CustomersCommand: AsyncParsableCommand {
     }
 
     struct Note: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "note", 
+        static let configuration = CommandConfiguration(
+            commandName: "note",
             abstract: "Write a note on a customer's page, signed with your user name; the console's customer page shows it too.")
 
         @Argument(help: CustomersCommand.idHelp)

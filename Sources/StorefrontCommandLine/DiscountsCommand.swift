@@ -19,7 +19,8 @@ struct DiscountsCommand: AsyncParsableCommand {
     }
 
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "create", abstract: "Make a code: what it takes off, and when and for whom it holds.")
+        static let configuration = CommandConfiguration(
+            commandName: "create", abstract: "Make a code: what it takes off, and when and for whom it holds.")
         @Argument(help: ArgumentHelp("The code shoppers type: 3 to 32 letters, digits or dashes, in any case.", valueName: "code"))
         var code: String
         @Option(help: ArgumentHelp("A share of the goods off, in percent (12.5).", valueName: "percent"))

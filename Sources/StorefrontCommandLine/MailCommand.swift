@@ -34,7 +34,8 @@ struct OutboxCommand: AsyncParsableCommand {
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every message, newest first: pending, sent or failed, with the last error.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Every message, newest first: pending, sent or failed, with the last error.")
         @OptionGroup var mail: MailOptions
         @Flag(help: "Print JSON instead of a table.")
         var json = false

@@ -37,7 +37,8 @@ struct OrderTarget: ParsableArguments {
 extension OrdersCommand {
     /// `storefront orders show N`: one order, its lines and its history.
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one order with its lines and its history, oldest event first.")
+        static let configuration = CommandConfiguration(
+            commandName: "show", abstract: "Show one order with its lines and its history, oldest event first.")
 
         @OptionGroup var target: OrderTarget
 
@@ -49,7 +50,8 @@ extension OrdersCommand {
 
     /// `storefront orders ship N --carrier … --tracking-number …`.
     struct Ship: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "ship", abstract: "Mark a paid order shipped, with its carrier and tracking number.")
+        static let configuration = CommandConfiguration(
+            commandName: "ship", abstract: "Mark a paid order shipped, with its carrier and tracking number.")
 
         @OptionGroup var target: OrderTarget
         @Option(help: ArgumentHelp("Who carries the parcel, such as UPS.", valueName: "name"))

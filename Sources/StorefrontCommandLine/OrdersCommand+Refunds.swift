@@ -5,7 +5,8 @@ import ShopPorts
 extension OrdersCommand {
     /// `storefront orders refund N (--amount A | --line ID[:QTY]…) [--restock] --reason TEXT`.
     struct Refund: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "refund", 
+        static let configuration = CommandConfiguration(
+            commandName: "refund",
             abstract: "Give back part or all of a paid order's payment through the payment provider.",
             discussion: """
                 Choose lines (--line hoodie-root:1; their price and tax) or an amount (--amount 12.50), or both: the \
@@ -48,7 +49,8 @@ extension OrdersCommand {
 
     /// `storefront orders cancel N [--reason TEXT]`.
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "cancel", 
+        static let configuration = CommandConfiguration(
+            commandName: "cancel",
             abstract: "Cancel a paid order that has not shipped: give back all of what is left of its payment and put every line back in stock.")
 
         @OptionGroup var target: OrderTarget

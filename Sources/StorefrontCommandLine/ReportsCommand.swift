@@ -44,7 +44,8 @@ struct ReportsCommand: AsyncParsableCommand {
         subcommands: [Sales.self, Tax.self, Refunds.self])
 
     struct Sales: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "sales", 
+        static let configuration = CommandConfiguration(
+            commandName: "sales",
             abstract: "Sales per day and currency, or per product with --by product: orders, goods, discounts, shipping, tax, refunds, net.")
 
         enum Grouping: String, ExpressibleByArgument, CaseIterable { case day, product }
@@ -58,7 +59,8 @@ struct ReportsCommand: AsyncParsableCommand {
     }
 
     struct Tax: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "tax", 
+        static let configuration = CommandConfiguration(
+            commandName: "tax",
             abstract: "Tax per jurisdiction, rate and currency for a filing period: taxable sales, tax charged, tax refunded, net.")
 
         @OptionGroup var options: ExportOptions
@@ -67,7 +69,8 @@ struct ReportsCommand: AsyncParsableCommand {
     }
 
     struct Refunds: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "refunds", abstract: "Each refund settled in the period, with its tax part and reason.")
+        static let configuration = CommandConfiguration(
+            commandName: "refunds", abstract: "Each refund settled in the period, with its tax part and reason.")
 
         @OptionGroup var options: ExportOptions
 

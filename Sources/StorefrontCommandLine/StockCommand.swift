@@ -35,7 +35,8 @@ struct StockCommand: AsyncParsableCommand {
 
     /// `storefront stock set ID N`.
     struct Set: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "set", abstract: "Set what is on hand of a product (a count taken on the shelf).")
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Set what is on hand of a product (a count taken on the shelf).")
 
         @Argument(help: ArgumentHelp("The product's id as in the catalog, or a variant's SKU.", valueName: "product"))
         var product: String
@@ -74,7 +75,8 @@ struct StockCommand: AsyncParsableCommand {
 
     /// `storefront stock adjust ID --by ±N`.
     struct Adjust: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "adjust", abstract: "Add to what is on hand of a product, or take away with a negative number.")
+        static let configuration = CommandConfiguration(
+            commandName: "adjust", abstract: "Add to what is on hand of a product, or take away with a negative number.")
 
         @Argument(help: ArgumentHelp("The product's id as in the catalog, or a variant's SKU.", valueName: "product"))
         var product: String

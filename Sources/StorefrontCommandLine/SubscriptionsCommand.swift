@@ -36,7 +36,8 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     )
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every subscription, or those in one state, soonest due first.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Every subscription, or those in one state, soonest due first.")
         @Option(help: ArgumentHelp("active, paused, past_due or canceled.", valueName: "state"))
         var status: SubscriptionStatus?
         @Flag(help: "Print JSON instead of a table.")
@@ -56,7 +57,8 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     }
 
     struct Upcoming: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "upcoming", abstract: "The renewals due in the next days and their goods at today's prices.")
+        static let configuration = CommandConfiguration(
+            commandName: "upcoming", abstract: "The renewals due in the next days and their goods at today's prices.")
         @Option(help: ArgumentHelp("How many days ahead (1 to 366, default 30).", valueName: "days"))
         var days = 30
         @Flag(help: "Print JSON instead of a table.")
@@ -67,7 +69,8 @@ struct SubscriptionsCommand: AsyncParsableCommand {
     }
 
     struct Cancel: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "cancel", abstract: "Cancel a subscription at once, or at the end of its period.")
+        static let configuration = CommandConfiguration(
+            commandName: "cancel", abstract: "Cancel a subscription at once, or at the end of its period.")
         @Argument(help: ArgumentHelp("The subscription's id.", valueName: "id"))
         var id: String
         @Flag(name: .customLong("at-period-end"), help: "End it at its next renewal date instead of now.")

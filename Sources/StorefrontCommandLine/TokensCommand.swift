@@ -13,7 +13,8 @@ struct TokensCommand: AsyncParsableCommand {
 
     /// `storefront tokens create --name N --customer ID [--scope merchant --admin-keys FILE]`.
     struct Create: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "create", 
+        static let configuration = CommandConfiguration(
+            commandName: "create",
             abstract: "Make a token and print its secret, once.",
             discussion: """
                 A shop token acts for one shopper: --customer is their customer id, as `storefront orders list` shows \
@@ -60,7 +61,8 @@ struct TokensCommand: AsyncParsableCommand {
 
     /// `storefront tokens list [--customer ID] [--json]`.
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "list", abstract: "Every token (or one customer's), revoked ones too; never a secret.")
+        static let configuration = CommandConfiguration(
+            commandName: "list", abstract: "Every token (or one customer's), revoked ones too; never a secret.")
 
         @Option(help: ArgumentHelp("Only this customer's tokens.", valueName: "id"))
         var customer: String?

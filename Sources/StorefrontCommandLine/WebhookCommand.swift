@@ -25,7 +25,8 @@ struct WebhooksCommand: AsyncParsableCommand {
     )
 
     struct Listen: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "listen", 
+        static let configuration = CommandConfiguration(
+            commandName: "listen",
             abstract: "Listen for Stripe's signed webhook events (POST /webhooks/stripe): each is kept and answered, then applied to its order once.",
             discussion:
                 "Run it behind a reverse proxy that ends TLS; docs/webhooks.md shows one. Stops on SIGTERM or SIGINT, after applying what it kept."
@@ -51,7 +52,8 @@ struct WebhooksCommand: AsyncParsableCommand {
     }
 
     struct Waiting: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "waiting", 
+        static let configuration = CommandConfiguration(
+            commandName: "waiting",
             abstract: "List the provider's events kept but not yet applied, oldest first: waiting for their next try, or given up after three days."
         )
 

@@ -28,7 +28,11 @@ public final class DescriptorSession {
             screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
             hasTypeahead: !typeahead.isEmpty, keySource: .descriptor(descriptor),
             marksSettled: environment[TerminalSession.settledMarkerVariable] != nil,
-            marksPrivate: environment[TerminalSession.privateMarkersVariable] != nil)
+            marksPrivate: environment[TerminalSession.privateMarkersVariable] != nil,
+            learn: { backend.learn($0, log: log) })
+        // Over SSH the client's environment stays on the client: the terminal is asked what it draws, and its answer
+        // comes among the keys, while the first frame is already on screen with a mosaic.
+        backend.ask(screen, environment: environment)
         if let crashKey {
             // The fault a test injects to see a worker's crash contained: never set unless its variable is.
             events.inspectKey = { key in if key == .character(crashKey) { fatalError("the crash key was pressed") } }

@@ -21,6 +21,8 @@ extension NCursesScreen: SessionScreen {
         case interrupt
         case redraw
         case resize
+        /// The terminal answered a question the shop asked it (never typed: its `?` would open the help).
+        case terminalSaid(TerminalAnswer)
     }
 
     /// Every key waiting on stdin, decoded; empty when none is.
@@ -49,7 +51,8 @@ extension NCursesScreen: SessionScreen {
                 index += 1 + length
                 continue
             }
-            if !isKeyCode, value == 27, let length = lateTerminalAnswer(read[(index + 1)...]) {
+            if !isKeyCode, value == 27, let (answer, length) = terminalAnswer(read[(index + 1)...]) {
+                if let answer { inputs.append(.terminalSaid(answer)) }
                 index += 1 + length
                 continue
             }
@@ -90,28 +93,6 @@ extension NCursesScreen: SessionScreen {
                 }
             default:
                 return nil
-            }
-        }
-        return nil
-    }
-
-    /// After an ESC: the terminal's answer to the background question (`] 11 ; …` then BEL or ST) or to the
-    /// attributes question (`[ ? …` then `c`), arriving after the shop stopped waiting for it (a slow link, a busy
-    /// host). Read as keys, its `?` would open the help. Returns how many characters it took; nil when `rest` is not one.
-    private static func lateTerminalAnswer(_ rest: ArraySlice<(isKeyCode: Bool, value: UInt32)>) -> Int? {
-        let text = rest.prefix(256).prefix { !$0.isKeyCode }.map(\.value)
-        if text.starts(with: Array("]11;".unicodeScalars.map(\.value))) {
-            for (offset, value) in text.enumerated().dropFirst(4) {
-                if value == 7 { return offset + 1 }
-                if value == 27, offset + 1 < text.count, text[offset + 1] == 0x5C { return offset + 2 }
-                guard value >= 0x20, value < 0x7F else { return nil }
-            }
-            return nil
-        }
-        if text.starts(with: Array("[?".unicodeScalars.map(\.value))) {
-            for (offset, value) in text.enumerated().dropFirst(2) {
-                if value == 0x63 { return offset > 2 ? offset + 1 : nil }
-                guard (0x30...0x39).contains(value) || value == 0x3B else { return nil }
             }
         }
         return nil

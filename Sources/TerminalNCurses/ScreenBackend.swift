@@ -37,8 +37,28 @@ final class ScreenBackend: TerminalBackend {
 
     var size: Size { screen.size }
     var charset: Charset { screen.charset }
-    /// A mosaic where the encoder writes 256 colours; the art elsewhere.
-    let pictures: PictureSupport
+    /// A mosaic where the encoder writes 256 colours, the art elsewhere, pixels where the terminal says it draws them.
+    private(set) var pictures: PictureSupport
+    /// Until when an answer to the questions asked at the start may still change `pictures`; nil when none were asked.
+    private var learnsUntil: ContinuousClock.Instant?
+
+    /// Asks the terminal on `screen` what it draws (`TerminalQuestions.pictures`) where nothing has said so; its
+    /// answers come among the keys, for `learn`, until the deadline.
+    func ask(_ screen: any SessionScreen, environment: [String: String]) {
+        guard PictureCapabilities.asks(current: pictures, environment: environment) else { return }
+        screen.write(TerminalQuestions.pictures)
+        learnsUntil = .now + TerminalQuestions.deadline
+    }
+
+    /// Takes an answer the terminal gave; true (and said in the log) when pictures are drawn another way from now on.
+    func learn(_ answer: TerminalAnswer, log: (String) -> Void) -> Bool {
+        guard let until = learnsUntil, ContinuousClock.now <= until else { return false }
+        let learned = PictureCapabilities.learned(answer, current: pictures)
+        guard learned != pictures else { return false }
+        pictures = learned
+        log("pictures \(learned.rawValue), as the terminal answered")
+        return true
+    }
 
     /// Work is queued behind the events already waiting on the main queue, so a burst draws once.
     var timing: FrameTiming {

@@ -21,6 +21,8 @@ enum KeySource {
 final class TerminalEvents {
     private let screen: any SessionScreen
     private let closeBackend: () -> Void
+    /// Hands the backend an answer the terminal gave; true when it draws pictures another way from now on.
+    private let learn: (TerminalAnswer) -> Bool
     private let program: Program
     private var finish: CheckedContinuation<TerminalSession.Ending, Never>?
     private var sources: [any DispatchSourceProtocol] = []
@@ -48,8 +50,9 @@ final class TerminalEvents {
 
     init(
         screen: any SessionScreen, closeBackend: @escaping () -> Void, program: Program, hasTypeahead: Bool, keySource: KeySource,
-        marksSettled: Bool, marksPrivate: Bool
+        marksSettled: Bool, marksPrivate: Bool, learn: @escaping (TerminalAnswer) -> Bool = { _ in false }
     ) {
+        self.learn = learn
         self.screen = screen
         self.hasTypeahead = hasTypeahead
         self.keySource = keySource
@@ -204,6 +207,10 @@ final class TerminalEvents {
                 program.setNeedsDraw()
             case .resize:
                 resized()
+            case .terminalSaid(let answer):
+                guard learn(answer) else { break }
+                screen.invalidate()
+                program.picturesChanged()
             }
             if program.state.isQuitting { return .quit }
         }

@@ -93,8 +93,11 @@ public final class TerminalSession {
             screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
             hasTypeahead: !typeahead.isEmpty, keySource: .ownTerminal(signalPipe: signalPipe),
             marksSettled: environment[Self.settledMarkerVariable] != nil,
-            marksPrivate: environment[Self.privateMarkersVariable] != nil
+            marksPrivate: environment[Self.privateMarkersVariable] != nil,
+            learn: { [log] in backend.learn($0, log: log) }
         )
+        // Not asked with the background (no `--theme auto`): asked now, the answer read among the keys.
+        if deviceAttributes.isEmpty { backend.ask(screen, environment: environment) }
         let ending = try await events.run()
         await events.finish()
         log("session ended: \(ending)")

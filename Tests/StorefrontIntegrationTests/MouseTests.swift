@@ -95,11 +95,23 @@ struct SGRMouseReportTests {
             NCursesScreen.inputs(from: Self.read("a\u{1B}[<0;3;4Mb")) == [.key(.character("a")), .click(column: 2, row: 3), .key(.character("b"))])
     }
 
-    /// The answers to the background question that arrive after the shop stopped waiting: never keys (the `?` would
-    /// open the help).
-    @Test func aLateAnswerFromTheTerminalIsNotReadAsKeys() {
-        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[?64;1;2;6;9;15;18;21;22c")).isEmpty)
-        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}]11;rgb:1e1e/1e1e/1e1e\u{1B}\\\u{1B}[?1;2ca")) == [.key(.character("a"))])
+    /// The terminal's answers to the shop's questions (the background, DA1, kitty's graphics query): never keys (the
+    /// `?` would open the help); DA1's and kitty's say what it draws.
+    @Test func anAnswerFromTheTerminalIsNotReadAsKeys() {
+        #expect(
+            NCursesScreen.inputs(from: Self.read("\u{1B}[?64;1;2;4;6;9;15;18;21;22c"))
+                == [.terminalSaid(.deviceAttributes([64, 1, 2, 4, 6, 9, 15, 18, 21, 22]))])
+        #expect(
+            NCursesScreen.inputs(from: Self.read("\u{1B}]11;rgb:1e1e/1e1e/1e1e\u{1B}\\\u{1B}[?1;2ca"))
+                == [.terminalSaid(.deviceAttributes([1, 2])), .key(.character("a"))])
+        #expect(
+            NCursesScreen.inputs(from: Self.read("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;22c"))
+                == [.terminalSaid(.kittyGraphics(true)), .terminalSaid(.deviceAttributes([62, 22]))])
+        #expect(
+            NCursesScreen.inputs(from: Self.read("\u{1B}_Gi=31;EINVAL:unsupported\u{1B}\\x")) == [
+                .terminalSaid(.kittyGraphics(false)), .key(.character("x")),
+            ])
+        #expect(NCursesScreen.inputs(from: Self.read("\u{1B}_Gi=31;OK")).count == 10, "unfinished: the keys they are")
         #expect(NCursesScreen.inputs(from: Self.read("a\u{1B}]11;rgb:ffff/ffff/ffff\u{07}b")) == [.key(.character("a")), .key(.character("b"))])
         // Not an answer: left as the keys they are.
         #expect(NCursesScreen.inputs(from: Self.read("\u{1B}[?c")).count == 4)

@@ -27,6 +27,20 @@ struct PictureCapabilitiesTests {
         #expect(Self.support(environment: ["TERM": "xterm-kitty"], direct: false) == .art, "where curses draws, the shop writes no pixels")
     }
 
+    /// Over SSH the terminal is asked: kitty's OK makes a mosaic kitty's protocol, DA1's 4 sixel; nothing else changes.
+    @Test func whatTheTerminalAnswersTurnsAMosaicIntoPixels() {
+        #expect(PictureCapabilities.learned(.kittyGraphics(true), current: .mosaic) == .kitty)
+        #expect(PictureCapabilities.learned(.deviceAttributes([63, 1, 4, 22]), current: .mosaic) == .sixel)
+        #expect(PictureCapabilities.learned(.deviceAttributes([62, 22]), current: .mosaic) == .mosaic)
+        #expect(PictureCapabilities.learned(.kittyGraphics(false), current: .mosaic) == .mosaic)
+        #expect(PictureCapabilities.learned(.deviceAttributes([4]), current: .kitty) == .kitty, "kitty's answer came first")
+        #expect(PictureCapabilities.learned(.deviceAttributes([4]), current: .art) == .art, "NO_COLOR and 8 colours stay art")
+        #expect(PictureCapabilities.asks(current: .mosaic, environment: ["TERM": "xterm-256color"]))
+        #expect(!PictureCapabilities.asks(current: .mosaic, environment: ["TERM": "tmux-256color"]), "tmux passes no pixels on")
+        #expect(!PictureCapabilities.asks(current: .mosaic, environment: ["TERM": "xterm-256color", "STOREFRONT_PICTURES": "mosaic"]))
+        #expect(!PictureCapabilities.asks(current: .kitty, environment: ["TERM": "xterm-kitty"]))
+    }
+
     @Test func aMultiplexerPassesNoPixelsOn() {
         #expect(Self.support(environment: ["TERM": "tmux-256color", "KITTY_WINDOW_ID": "3"], attributes: [4]) == .mosaic)
         #expect(Self.support(environment: ["TERM": "xterm-256color", "TMUX": "/tmp/tmux-0/default,1,0"], attributes: [4]) == .mosaic)

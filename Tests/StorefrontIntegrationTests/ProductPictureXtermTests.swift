@@ -42,4 +42,41 @@ struct ProductPictureXtermTests {
         #expect(white > 5_000, "the mug's white body in pixels where its picture is: \(white)")
         try xterm.press("q")
     }
+
+    /// Over SSH the client's environment stays on the client: a worker's session asks xterm (DA1, among the keys) and
+    /// draws sixel once it answers.
+    @Test func overSSHTheSessionAsksXtermAndDrawsSixel() throws {
+        let server = try ServeProcess()
+        let key = try server.makeClientKey("shopper")
+        let ssh = (["/usr/bin/ssh"] + server.sshArguments(key: key)).map { "'\($0)'" }.joined(separator: " ")
+        let xterm = try TerminalOnXvfb(
+            .xterm,
+            arguments: [
+                "-ti", "vt340", "-tn", "xterm-256color", "-xrm", "XTerm*numColorRegisters: 256", "-fa", "DejaVu Sans Mono", "-fs", "10",
+                "-geometry", "120x34+0+0", "-bg", "black", "-fg", "white",
+            ],
+            command: ssh, directory: server.directory, environment: TerminalOnXvfb.shopEnvironment(in: server.directory))
+        #expect(xterm.waitForOutput { TerminalOnXvfb.contains($0, "Dusk Keycap Set") }, "the list: \(String(decoding: xterm.written, as: UTF8.self))")
+        try xterm.press("Down", "Return")
+        let drawn = xterm.waitForOutput { bytes in
+            guard let page = TerminalOnXvfb.index(of: "mug-stdout", in: bytes), let start = TerminalOnXvfb.index(of: "\u{1B}P", in: bytes, from: page)
+            else { return false }
+            return TerminalOnXvfb.index(of: "\u{1B}\\", in: bytes, from: start) != nil
+        }
+        #expect(drawn, "a sixel image on the page")
+        let log = (try? String(contentsOfFile: server.dataDirectory + "/storefront.log", encoding: .utf8)) ?? ""
+        #expect(log.contains("pictures sixel, as the terminal answered"), "\(log)")
+        let white = try xterm.whitePixels(
+            x: 0..<0.4, y: 0.1..<0.6, moreThan: 5_000, path: WebFrontBrowserTests.artifacts.appendingPathComponent("xterm-sixel-ssh.png").path)
+        #expect(white > 5_000, "the mug's white body in pixels where its picture is: \(white)")
+        // Scaled to the cells the client told (its pixels carried to the session's pty): the picture's slate background
+        // stays in its slot, out of the gap before the page's text.
+        let spilled = try xterm.pixels(
+            x: 0.42..<0.44, y: 0.1..<0.6, path: WebFrontBrowserTests.artifacts.appendingPathComponent("xterm-sixel-ssh.png").path
+        ) {
+            (15...60).contains($0) && (20...70).contains($1) && (28...80).contains($2)
+        }
+        #expect(spilled < 50, "the picture stays in its slot: \(spilled) of its background's pixels beside it")
+        try xterm.press("q")
+    }
 }

@@ -112,6 +112,9 @@
 
   // The socket connect.js opened while this loaded, with what came on it meanwhile.
   function adopt(early) {
+    // xterm.js 4.14's first fit leaves room for a scroll bar that a terminal without scrollback never shows, so it
+    // may come out a column narrower than connect.js measured: that measure is kept, and the session needs no resize.
+    if (early.columns - terminal.cols === 1 && early.rows === terminal.rows) terminal.resize(early.columns, early.rows);
     wire(early.socket, { columns: early.columns, rows: early.rows });
     for (const event of early.messages) received(event);
     if (early.closed) return closed(early.closed);

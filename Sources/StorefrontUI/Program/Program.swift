@@ -1,4 +1,5 @@
 import LiveObjects
+import ShopPorts
 import StorefrontCore
 
 /// The one loop from a key to a frame, in a terminal and headless alike.
@@ -21,7 +22,9 @@ public final class Program {
     public var onBurstHandled: ((StorefrontState) -> Void)?
     private var isHandlingInput = false
     /// The pictures this session has drawn, and those it is waiting for.
-    private let pictures: PictureFill
+    private var pictures: PictureFill
+    /// Where pictures come from, for a `PictureFill` made again when the backend learns to draw them otherwise.
+    private let pictureSource: (any PictureMosaics)?
 
     /// Runs `body`, input the host draws right after with `drawIfNeeded`: states published meanwhile
     /// schedule no pass of their own, which would only wake a thread to find nothing to do.
@@ -33,9 +36,8 @@ public final class Program {
 
     public init(dependencies: StorefrontDependencies, backend: any TerminalBackend) {
         self.backend = backend
-        pictures = PictureFill(
-            source: backend.pictures.showsPictures ? dependencies.pictures : nil, graphics: backend.pictures.graphics,
-            cellPixels: { [backend] in backend.cellPixels })
+        pictureSource = dependencies.pictures
+        pictures = Self.pictureFill(source: dependencies.pictures, backend: backend)
         // The store publishes its first state while it is made, before `self` exists: relayed after.
         let relay = StateRelay()
         viewModel = StorefrontViewModel(dependencies: dependencies) { relay.program?.stateChanged($0) }
@@ -45,6 +47,19 @@ public final class Program {
     }
 
     public var state: StorefrontState { viewModel.state }
+
+    private static func pictureFill(source: (any PictureMosaics)?, backend: any TerminalBackend) -> PictureFill {
+        PictureFill(
+            source: backend.pictures.showsPictures ? source : nil, graphics: backend.pictures.graphics,
+            cellPixels: { [backend] in backend.cellPixels })
+    }
+
+    /// The backend draws pictures another way now (the terminal answered what it draws): the next frame is laid out
+    /// for it and its pictures are drawn again.
+    public func picturesChanged() {
+        pictures = Self.pictureFill(source: pictureSource, backend: backend)
+        setNeedsDraw()
+    }
 
     /// The frame for the current state at the backend's size, with the pictures the session has.
     public var frame: Frame {

@@ -118,16 +118,22 @@ final class TerminalOnXvfb {
     func whitePixels(x: Range<Double>, y: Range<Double>, moreThan enough: Int, path: String, attempts: Int = 30) throws -> Int {
         var white = 0
         for _ in 0..<attempts where white <= enough {
-            let png = try PictureDecoder.decode(try screenshot(to: path), limits: .upload)
-            white = 0
-            for row in Int(Double(png.height) * y.lowerBound)..<Int(Double(png.height) * y.upperBound) {
-                for column in Int(Double(png.width) * x.lowerBound)..<Int(Double(png.width) * x.upperBound) {
-                    let at = (row * png.width + column) * 4
-                    if png.rgba[at] >= 215 && png.rgba[at + 1] >= 215 && png.rgba[at + 2] >= 205 { white += 1 }
-                }
-            }
+            white = try pixels(x: x, y: y, path: path) { $0 >= 215 && $1 >= 215 && $2 >= 205 }
         }
         return white
+    }
+
+    /// The pixels of one screenshot in the box `x` × `y` (fractions of the window) whose red, green and blue `match`.
+    func pixels(x: Range<Double>, y: Range<Double>, path: String, match: (UInt8, UInt8, UInt8) -> Bool) throws -> Int {
+        let png = try PictureDecoder.decode(try screenshot(to: path), limits: .upload)
+        var count = 0
+        for row in Int(Double(png.height) * y.lowerBound)..<Int(Double(png.height) * y.upperBound) {
+            for column in Int(Double(png.width) * x.lowerBound)..<Int(Double(png.width) * x.upperBound) {
+                let at = (row * png.width + column) * 4
+                if match(png.rgba[at], png.rgba[at + 1], png.rgba[at + 2]) { count += 1 }
+            }
+        }
+        return count
     }
 
     /// The test's environment for a shop in the terminal: the runner's own NO_COLOR would make every terminal
