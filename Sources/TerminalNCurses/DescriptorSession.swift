@@ -40,6 +40,7 @@ public final class DescriptorSession {
         self.screen = screen
         self.log = log
         log("screen \(screen.size), charset \(screen.charset), colours \(screen.colorMode), in a worker")
+        log("pictures \(backend.pictures.rawValue)")
     }
 
     /// Whether a session with `environment` can be drawn by the shop's own bytes in every colour mode its terminal type

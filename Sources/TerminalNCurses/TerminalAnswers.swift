@@ -76,10 +76,11 @@ extension PictureCapabilities {
     }
 
     /// Whether a session should ask its terminal: where it would draw a mosaic, and nothing (the variable, a
-    /// multiplexer, which passes no pixels on) has said otherwise.
+    /// multiplexer, which passes no pixels on, a recorder, whose recording stays text) has said otherwise.
     static func asks(current: PictureSupport, environment: [String: String]) -> Bool {
         let term = environment["TERM"] ?? ""
         let multiplexed = environment["TMUX"] != nil || term.hasPrefix("screen") || term.hasPrefix("tmux")
-        return current == .mosaic && environment[variable] == nil && !multiplexed
+        let recorded = environment[TerminalSession.settledMarkerVariable] != nil || environment[TerminalSession.privateMarkersVariable] != nil
+        return current == .mosaic && environment[variable] == nil && !multiplexed && !recorded
     }
 }

@@ -49,7 +49,9 @@ struct KeyBytesTests {
         #expect(inputs("\u{1B}[<0;11;6M") == [.click(column: 10, row: 5)])
         #expect(inputs("\u{1B}[<0;11;6m") == [], "a release")
         #expect(inputs("\u{1B}[<65;1;1M") == [.wheel(down: true)])
-        #expect(inputs("\u{1B}[?62;22c?") == [.key(.character("?"))], "a late DA1 answer is not the help key")
+        #expect(
+            inputs("\u{1B}[?62;22c?") == [.terminalSaid(.deviceAttributes([62, 22])), .key(.character("?"))],
+            "a DA1 answer is the terminal's, not the help key")
         #expect(inputs("\u{1B}[M !!") == [], "the old mouse encoding is not asked for, and dropped")
     }
 

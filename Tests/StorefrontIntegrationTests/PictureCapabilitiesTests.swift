@@ -39,6 +39,9 @@ struct PictureCapabilitiesTests {
         #expect(!PictureCapabilities.asks(current: .mosaic, environment: ["TERM": "tmux-256color"]), "tmux passes no pixels on")
         #expect(!PictureCapabilities.asks(current: .mosaic, environment: ["TERM": "xterm-256color", "STOREFRONT_PICTURES": "mosaic"]))
         #expect(!PictureCapabilities.asks(current: .kitty, environment: ["TERM": "xterm-kitty"]))
+        #expect(
+            !PictureCapabilities.asks(current: .mosaic, environment: ["TERM": "xterm-256color", "STOREFRONT_SETTLED_MARKER": "1"]),
+            "a recording stays text")
     }
 
     @Test func aMultiplexerPassesNoPixelsOn() {
