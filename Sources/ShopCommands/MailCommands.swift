@@ -83,9 +83,12 @@ public struct MailChoice: Sendable {
         guard let command = command(environment: environment) ?? defaultCommand else { return nil }
         let fault = FaultHook(environment: environment)
         var statusLink: (@Sendable (Order) -> String)?
+        var linePictures: (@Sendable (Order) async -> [String?])?
         var subscriptionLink: (@Sendable (SubscriptionLinkAction, Subscription) -> String)?
         if let links = mailLinks(environment: environment) {
             statusLink = { links.orders.link(for: $0) }
+            let catalog = storage.catalog
+            linePictures = { order in await catalog.pictureDigests(of: order).map { $0.map(links.orders.picture) } }
             subscriptionLink = { links.subscriptions.link($0, for: $1) }
         }
         return MailDelivery(
@@ -95,7 +98,7 @@ public struct MailChoice: Sendable {
             subscriptionMail: SubscriptionMailSource(
                 mailbox: storage.subscriptions, store: storage.subscriptions, catalog: storage.catalog,
                 manage: (webOrigin ?? environment["STOREFRONT_WEB_ORIGIN"]).flatMap { $0.isEmpty ? nil : $0 }, links: subscriptionLink),
-            readTheClock: { _ = await storage.currentTime() }, statusLink: statusLink
+            readTheClock: { _ = await storage.currentTime() }, statusLink: statusLink, linePictures: linePictures
         ) { fault.reached($0.rawValue) }
     }
 

@@ -21,6 +21,9 @@ public struct OrderStatusLinks: Sendable {
     }
 
     /// The link to `order`'s status page: `ORIGIN/order/SF-000001?e=EXPIRY&s=SIGNATURE`.
+    /// A product's picture on the web front, by its digest: the address a receipt's line shows it from.
+    public func picture(_ digest: String) -> String { "\(origin)/pictures/\(digest)" }
+
     public func link(for order: Order) -> String {
         let expires = Int64(order.placedAt.timeIntervalSince1970 + Self.lifetime)
         return "\(origin)/order/\(order.number)?e=\(expires)&s=\(signer.signature([order.number, String(expires)]))"

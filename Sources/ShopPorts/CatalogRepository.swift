@@ -153,3 +153,18 @@ public enum SearchWords {
             .filter { !$0.isEmpty }
     }
 }
+
+extension CatalogRepository {
+    /// Each of `order`'s lines' pictures, by digest, as the catalog has them now: the chosen variant's where it has its
+    /// own, the product's otherwise; nil for a line without one, or whose product is gone. The order's page and its
+    /// receipt show the same.
+    public func pictureDigests(of order: Order) async -> [String?] {
+        var digests: [String?] = []
+        for line in order.lines {
+            let product = try? await self.product(id: line.productID)
+            let variant = product?.variants.first { $0.sku == line.variant?.sku }
+            digests.append(product.flatMap { $0.pictures(for: variant).first?.digest }.flatMap { PictureReference.isDigest($0) ? $0 : nil })
+        }
+        return digests
+    }
+}

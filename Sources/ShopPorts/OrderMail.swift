@@ -18,8 +18,11 @@ public struct MailSender: Hashable, Sendable {
 /// bought in. Cards appear as the shopper saw them (brand and last four), never more.
 public enum OrderMail {
     /// `statusLink`: where the order's status page is, which a receipt links to; nil where the shop has none.
+    /// `linePictures`: each line's picture's address (absolute, on the shop's web front), nil for a line without one;
+    /// empty where the shop has no web front to serve them.
     public static func compose(
-        _ entry: OutboxEntry, order: Order, events: [OrderEvent], shop: ShopProfile, sender: MailSender, statusLink: String? = nil
+        _ entry: OutboxEntry, order: Order, events: [OrderEvent], shop: ShopProfile, sender: MailSender, statusLink: String? = nil,
+        linePictures: [String?] = []
     ) -> MailMessage {
         let upTo = Array(events.prefix(entry.eventSequence))
         let event = upTo.last
@@ -76,7 +79,8 @@ public enum OrderMail {
         // The receipt, which a person keeps, is laid out as a table; a notice is its text's paragraphs.
         let html =
             entry.kind == .receipt
-            ? ReceiptHTML.page(order, words: words, shop: shop.name, title: title, greeting: greeting, statusLink: statusLink)
+            ? ReceiptHTML.page(
+                order, words: words, shop: shop.name, title: title, greeting: greeting, statusLink: statusLink, pictures: linePictures)
             : MailHTML.notice(Array(body.dropFirst(2)), words: words, title: title, shop: shop.name, greeting: greeting)
         body += words.closing(shop: shop.name)
         return MailMessage(

@@ -4,12 +4,20 @@ import ShopModels
 
 /// A receipt's HTML part: what the text says, laid out for a mail client, as every HTML part is (`MailHTML`).
 enum ReceiptHTML {
-    static func page(_ order: Order, words: MailWords, shop: String, title: String, greeting: String, statusLink: String?) -> String {
+    /// `pictures`: each line's picture's address, in the lines' order (a line past the end, or nil, has none).
+    static func page(
+        _ order: Order, words: MailWords, shop: String, title: String, greeting: String, statusLink: String?, pictures: [String?] = []
+    ) -> String {
         let totals = order.totals
         let cell = "padding:6px 0;vertical-align:top"
         let amount = "padding:6px 0 6px 16px;text-align:right;white-space:nowrap;vertical-align:top"
-        var rows = order.lines.map { line in
-            "<tr><td style=\"\(cell)\">\(escaped("\(line.quantity) × \(line.name)"))</td>"
+        var rows = order.lines.enumerated().map { index, line in
+            // A mail client that shows no pictures shows the line's words alone; the alt text is empty, as the name
+            // beside it says what the picture is.
+            let picture = (index < pictures.count ? pictures[index] : nil).map {
+                "<img src=\"\(escaped($0))\" width=\"48\" height=\"36\" alt=\"\" style=\"vertical-align:middle;margin-right:10px;border-radius:4px\">"
+            }
+            return "<tr><td style=\"\(cell)\">\(picture ?? "")\(escaped("\(line.quantity) × \(line.name)"))</td>"
                 + "<td style=\"\(amount)\">\(escaped(words.money(line.total)))</td></tr>"
         }
         let rule = "border-top:1px solid rgba(128,128,128,0.4)"

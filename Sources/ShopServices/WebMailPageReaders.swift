@@ -70,12 +70,7 @@ public enum WebMailPageReaders {
                     minorUnits: amount.minorUnits, currency: amount.currency.code, exponent: amount.currency.exponent, english: amount.formatted)
             }
             // Each line's picture as the catalog has it now; a product gone from it shows none.
-            var pictures: [String?] = []
-            for line in order.lines {
-                let product = try? await storage.catalog.product(id: line.productID)
-                let variant = product?.variants.first { $0.sku == line.variant?.sku }
-                pictures.append(product.flatMap { $0.pictures(for: variant).first?.digest }.flatMap { PictureReference.isDigest($0) ? $0 : nil })
-            }
+            let pictures = await storage.catalog.pictureDigests(of: order)
             let tracking = events.compactMap { event -> String? in
                 if case .shipped(let parcel) = event.change { return parcel.trackingURL } else { return nil }
             }

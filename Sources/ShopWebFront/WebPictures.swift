@@ -25,7 +25,8 @@ public typealias WebPictures = @Sendable (_ digest: String) async -> WebPictureA
 
 extension WebFront {
     /// `GET /pictures/DIGEST`: a product's picture, by the digest of its bytes, so its address never shows other bytes:
-    /// cached for a year by every browser and proxy, its type as stored and never sniffed.
+    /// cached for a year by every browser and proxy, its type as stored and never sniffed. Other origins may show it
+    /// (`Cross-Origin-Resource-Policy: cross-origin`): a receipt's lines do, in a mail client's page.
     static func addPictures(to router: Router<WebRequestContext>, pictures: @escaping WebPictures) {
         router.get("/pictures/:digest") { _, context in
             let digest = context.parameters.get("digest") ?? ""
@@ -37,6 +38,7 @@ extension WebFront {
                 var response = Self.response(
                     .ok, type: picture.mediaType, body: ByteBuffer(bytes: picture.bytes), cache: "public, max-age=31536000, immutable")
                 response.headers[HTTPField.Name("ETag")!] = "\"\(digest)\""
+                response.headers[HTTPField.Name("Cross-Origin-Resource-Policy")!] = "cross-origin"
                 return response
             case .notFound: return Self.response(.notFound, text: "no such picture")
             case .unavailable: return Self.response(.serviceUnavailable, text: "the shop cannot read its pictures just now")

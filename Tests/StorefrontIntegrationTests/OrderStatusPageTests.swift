@@ -61,10 +61,14 @@ struct OrderStatusPageTests {
         // Each line shows its product's picture, served by its digest and cached for good.
         let pictures = page.body.matches(of: /<img class="line-picture" src="..\/pictures\/([0-9a-f]{64})"/).map { String($0.1) }
         #expect(pictures.count == 2, "\(page.body)")
+        // The receipt shows the same pictures from the web front, by their absolute addresses, for a mail client.
+        let mailed = (receipt["html"] ?? "").matches(of: /<img src="([^"]+)\/pictures\/([0-9a-f]{64})" width="48" height="36" alt=""/)
+        #expect(mailed.map { String($0.1) } == [origin, origin] && mailed.map { String($0.2) } == pictures, "\(receipt["html"] ?? "")")
         let picture = try get("/pictures/\(try #require(pictures.first))", port: web.port)
         #expect(picture.status == 200 && picture.head.contains("Content-Type: image/png"), "\(picture.head)")
         #expect(
             picture.head.contains("Cache-Control: public, max-age=31536000, immutable") && picture.head.contains("X-Content-Type-Options: nosniff"))
+        #expect(picture.head.contains("Cross-Origin-Resource-Policy: cross-origin"), "a mail client's page may show it")
         #expect(picture.body.hasPrefix("\u{89}PNG") || picture.body.utf8.starts(with: [0xEF, 0xBF, 0xBD, 0x50, 0x4E, 0x47]), "a PNG's signature")
         #expect(try get("/pictures/\(String(repeating: "0", count: 64))", port: web.port).status == 404)
         #expect(try get("/pictures/..%2F..%2Fetc%2Fpasswd", port: web.port).status == 404)

@@ -29,14 +29,18 @@ public struct MailDelivery: Sendable {
     private let readTheClock: @Sendable () async -> Void
     /// The link to an order's status page a receipt carries; nil where the shop has no web front to open it.
     private let statusLink: (@Sendable (Order) -> String)?
+    /// Each of an order's lines' picture addresses, for its receipt; nil where the shop has no web front to serve them.
+    private let linePictures: (@Sendable (Order) async -> [String?])?
 
     public init(
         outbox: any MailOutbox, orders: any OrderHistory, transport: any MailTransport, shop: ShopProfile, sender: MailSender,
         dates: DateSource, giveUpAfter: Duration = .seconds(3 * 86_400), firstBackoffSeconds: Int = 30,
         subscriptionMail: SubscriptionMailSource? = nil, readTheClock: @escaping @Sendable () async -> Void = {},
-        statusLink: (@Sendable (Order) -> String)? = nil, reached: @escaping @Sendable (Step) -> Void = { _ in }
+        statusLink: (@Sendable (Order) -> String)? = nil, linePictures: (@Sendable (Order) async -> [String?])? = nil,
+        reached: @escaping @Sendable (Step) -> Void = { _ in }
     ) {
         self.statusLink = statusLink
+        self.linePictures = linePictures
         self.subscriptionMail = subscriptionMail
         self.readTheClock = readTheClock
         self.firstBackoff = firstBackoffSeconds
@@ -82,7 +86,7 @@ public struct MailDelivery: Sendable {
                 }
                 let message = OrderMail.compose(
                     entry, order: order, events: try await orders.events(orderNumber: entry.orderNumber), shop: shop, sender: sender,
-                    statusLink: statusLink?(order))
+                    statusLink: statusLink?(order), linePictures: entry.kind == .receipt ? await linePictures?(order) ?? [] : [])
                 try await transport.send(message)
                 reached(.afterSending)
                 try await outbox.record(.sent, for: entry.id, at: dates.now())
