@@ -10,39 +10,18 @@ list, polled in the page every millisecond. Also prints what the first load tran
 
 Needs chromium, chromium-driver and python3-selenium (Debian). Listens on 127.0.0.1 only.
 """
-import re
+import os
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from web_bench import SHOP_SHOWN, chromium, start_web  # noqa: E402
 
 BIN, LOADS = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 40
-WORK = tempfile.mkdtemp()
-server = subprocess.Popen([BIN, "web", "--listen", "127.0.0.1:0", "--data-dir", f"{WORK}/data", "--connections-per-minute", "1000",
-                           "--sessions-per-address", "100"], stdout=open(f"{WORK}/web.log", "w"), stderr=subprocess.STDOUT)
-port = None
-for _ in range(400):
-    time.sleep(0.05)
-    found = re.search(r"listening on 127\.0\.0\.1:(\d+)", open(f"{WORK}/web.log").read())
-    if found:
-        port = found.group(1)
-        break
-if port is None:
-    raise SystemExit("storefront web did not listen: " + open(f"{WORK}/web.log").read())
-options = webdriver.ChromeOptions()
-options.binary_location = "/usr/bin/chromium"
-for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1000,640"]:
-    options.add_argument(argument)
-driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
-const shown = setInterval(() => { const t = window.storefront && window.storefront.terminal; if (!t) return;
-  const b = t.buffer.active; for (let y = 0; y < t.rows; y++) { const l = b.getLine(b.viewportY + y);
-    if (l && l.translateToString(true).includes('Products')) { window.__shopShownAt = performance.now(); clearInterval(shown); return; } } }, 1);
-"""})
+server, port = start_web(BIN)
+driver = chromium()
+driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHOP_SHOWN})
 driver.execute_cdp_cmd("Network.enable", {})
 shown = {True: [], False: []}
 try:

@@ -16,24 +16,14 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from web_bench import SHOP_SHOWN  # noqa: E402
+
 BIN, RUNS, KEYS, OUT = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 WORK = tempfile.mkdtemp()
 ROWS = """const t = window.storefront && window.storefront.terminal; if (!t) return "";
 const b = t.buffer.active, r = []; for (let y = 0; y < t.rows; y++) { const l = b.getLine(b.viewportY + y); r.push(l ? l.translateToString(true) : ""); }
 return r.join("\\n");"""
-
-
-# In every page, before its own scripts: the first moment xterm.js's buffer holds the list, from the navigation's start.
-IN_PAGE = """
-const shown = setInterval(() => {
-  const t = window.storefront && window.storefront.terminal; if (!t) return;
-  const b = t.buffer.active;
-  for (let y = 0; y < t.rows; y++) {
-    const l = b.getLine(b.viewportY + y);
-    if (l && l.translateToString(true).includes("Products")) { window.__shopShownAt = performance.now(); clearInterval(shown); return; }
-  }
-}, 1);
-"""
 
 
 def start(args, pattern):
@@ -62,7 +52,7 @@ def browser_figures(port):
     for a in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu", "--window-size=1000,640"]:
         options.add_argument(a)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": IN_PAGE})
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHOP_SHOWN})
     first, in_page, keys = [], [], []
     try:
         for _ in range(RUNS):
