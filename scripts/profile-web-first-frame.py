@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Where the browser tab's first frame goes (docs/BENCHMARKS.md): in headless Chromium, for each load, when the
-WebSocket opened, when its first message was handled, and when the shop's rows were in xterm.js's buffer (polled in
+WebSocket opened, when its first message came, and when the shop's rows were in xterm.js's buffer (polled in
 the page, so WebDriver's round trips add nothing); then one load's CPU profile, the functions with the most time.
 
     /usr/bin/python3 scripts/profile-web-first-frame.py STOREFRONT_BINARY [LOADS]
