@@ -7,7 +7,7 @@ enum PictureCapabilities {
     static let variable = "STOREFRONT_PICTURES"
 
     /// Pixels where the terminal draws them: kitty's protocol in kitty and Ghostty (`TERM` or `KITTY_WINDOW_ID` say so),
-    /// iTerm2's inline images in iTerm2 and WezTerm (`TERM_PROGRAM`, or `LC_TERMINAL`, which ssh passes on), sixel
+    /// iTerm2's inline images in iTerm2 and WezTerm (`TERM_PROGRAM`, or `LC_TERMINAL` where another program passed it on), sixel
     /// where the terminal's device attributes (DA1) list 4; else a mosaic where frames are written by the shop's
     /// encoder in 256 colours in a UTF-8 terminal; else the art (`NO_COLOR` and `--theme mono` give monochrome, 8
     /// colours cannot tell a picture's shades). Inside tmux or screen, which pass no pixels on, never pixels unless asked.

@@ -20,7 +20,7 @@ struct PictureCapabilitiesTests {
         #expect(Self.support(environment: ["TERM": "xterm-256color"], attributes: [63, 1, 2, 4, 6, 9, 15, 22]) == .sixel)
         #expect(Self.support(environment: ["TERM": "xterm-256color"], attributes: [62, 1, 2, 6, 9, 15, 22]) == .mosaic)
         #expect(Self.support(environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "iTerm.app"]) == .iterm2)
-        #expect(Self.support(environment: ["TERM": "xterm-256color", "LC_TERMINAL": "iTerm2"]) == .iterm2, "what ssh passes on")
+        #expect(Self.support(environment: ["TERM": "xterm-256color", "LC_TERMINAL": "iTerm2"]) == .iterm2, "what a remote shell gets from ssh")
         #expect(Self.support(environment: ["TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"], attributes: [4]) == .iterm2)
         #expect(Self.support(.color8, environment: ["TERM": "xterm"]) == .art, "8 colours cannot tell a picture's shades")
         #expect(Self.support(.monochrome, environment: ["TERM": "xterm-kitty"]) == .art, "NO_COLOR and --theme mono show the art")
