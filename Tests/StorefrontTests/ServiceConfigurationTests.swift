@@ -316,3 +316,25 @@ struct AdminKeysReloadTests {
         #expect(serversCopy.arguments(forKey: "SHA256:before") == (["run"], false), "a key taken out of the file is a shopper again")
     }
 }
+
+/// A client's window as the session's pty gets it: cells within the largest terminal, pixels in proportion.
+@Suite("A client's window, bounded")
+struct ClientWindowTests {
+    static let command = SessionCommand(
+        executable: "/usr/bin/storefront", arguments: ["run"], environment: [:], largestTerminal: TerminalSize(columns: 200, rows: 60))
+
+    @Test func pixelsStayInProportionToTheCellsKept() {
+        #expect(
+            Self.command.bounded(TerminalSize(columns: 120, rows: 34, pixelWidth: 964, pixelHeight: 582))
+                == TerminalSize(columns: 120, rows: 34, pixelWidth: 964, pixelHeight: 582), "within the bounds: as asked")
+        #expect(
+            Self.command.bounded(TerminalSize(columns: 400, rows: 120, pixelWidth: 3_200, pixelHeight: 2_400))
+                == TerminalSize(columns: 200, rows: 60, pixelWidth: 1_600, pixelHeight: 1_200), "capped: the cell's size kept")
+        #expect(
+            Self.command.bounded(TerminalSize(columns: 0, rows: 0, pixelWidth: 800, pixelHeight: 600))
+                == TerminalSize(columns: 80, rows: 24), "no terminal: 80x24 and no pixels")
+        #expect(
+            Self.command.bounded(TerminalSize(columns: 100, rows: 30, pixelWidth: Int(UInt32.max), pixelHeight: -5))
+                == TerminalSize(columns: 100, rows: 30, pixelWidth: 65_535, pixelHeight: 0), "bounded before arithmetic")
+    }
+}
