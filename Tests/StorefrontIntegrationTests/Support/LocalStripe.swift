@@ -72,7 +72,7 @@ final class LocalStripe: @unchecked Sendable {
     /// Starts `command` with stdout on a pipe and reads its first line ("listening PORT"); nil if it ended first.
     static func spawnAnnouncing(_ command: [String], errorFile: String) throws -> (pid_t, String?) {
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TmuxError(message: "pipe failed") }
+        guard closeOnExecPipe(&fds) else { throw TmuxError(message: "pipe failed") }
         let child: pid_t
         do {
             child = try spawnProcess(command[0], Array(command.dropFirst()), environment: ProcessInfo.processInfo.environment) { actions in
@@ -174,7 +174,7 @@ final class StripeFaultProxy: @unchecked Sendable {
 /// A TCP socket connected to 127.0.0.1:`port`; the caller closes it.
 func connectToLoopback(port: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> Int32 {
     blockingWaitAllowed("a blocking socket to 127.0.0.1:\(port)", sourceLocation: sourceLocation)
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard descriptor >= 0 else { throw TmuxError(message: "socket failed") }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

@@ -87,7 +87,7 @@ final class OpenSSHServer {
         try #require(checked.status == 0, "sshd refused the configuration: \(checked.stderr)\n\(config)")
 
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TmuxError(message: "pipe failed") }
+        guard closeOnExecPipe(&fds) else { throw TmuxError(message: "pipe failed") }
         logReader = fds[0]
         let child: pid_t
         do {
@@ -123,7 +123,7 @@ final class OpenSSHServer {
 
     /// A TCP socket bound to a free loopback port (and listening, when asked), and its port; the caller closes it.
     static func boundLoopbackSocket(listening: Bool) throws -> (descriptor: Int32, port: Int) {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -36,7 +36,7 @@ final class ServeProcess {
         dataDirectory = shared ?? directory.appendingPathComponent("data").path
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TmuxError(message: "pipe failed") }
+        guard closeOnExecPipe(&fds) else { throw TmuxError(message: "pipe failed") }
         logReader = fds[0]
         let arguments = command + ["--data-dir", dataDirectory, "--sandbox-latency-ms", "20"] + arguments
         var environment = ProcessInfo.processInfo.environment
@@ -178,7 +178,7 @@ final class SSHClientProcess {
     init(arguments: [String]) throws {
         var inPipe: [Int32] = [0, 0]
         var outPipe: [Int32] = [0, 0]
-        guard pipe(&inPipe) == 0, pipe(&outPipe) == 0 else { throw TmuxError(message: "pipe failed") }
+        guard closeOnExecPipe(&inPipe), closeOnExecPipe(&outPipe) else { throw TmuxError(message: "pipe failed") }
         let child = try spawnProcess("/usr/bin/ssh", arguments, environment: ProcessInfo.processInfo.environment) { actions in
             posix_spawn_file_actions_adddup2(&actions, inPipe[0], 0)
             posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)

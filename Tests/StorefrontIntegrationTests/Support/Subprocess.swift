@@ -120,6 +120,16 @@ func spawnProcess(
     return pid
 }
 
+/// A pipe whose ends no spawned program inherits (only what a spawn dups onto 0, 1 or 2): tests run side by side, and
+/// an end a concurrently spawned program (a tmux server, a daemon) keeps open would hold the pipe, or a socket, open
+/// long after the test closed it. Swift's Glibc has no `pipe2`, so the flag is set right after; sockets are opened
+/// with `SOCK_CLOEXEC` at once.
+func closeOnExecPipe(_ ends: inout [Int32]) -> Bool {
+    guard pipe(&ends) == 0 else { return false }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    return true
+}
+
 /// A wait status as a shell reports it: the exit code, or 128 + the signal that killed it.
 func shellStatus(_ status: Int32) -> Int32 {
     (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)

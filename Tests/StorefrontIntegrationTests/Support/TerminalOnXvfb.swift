@@ -44,7 +44,7 @@ final class TerminalOnXvfb {
             throw TmuxError(message: "\(path) is missing")
         }
         var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw TmuxError(message: "pipe: \(errno)") }
+        guard closeOnExecPipe(&fds) else { throw TmuxError(message: "pipe: \(errno)") }
         let writeEnd = fds[1]
         xvfb = try spawnProcess("/usr/bin/Xvfb", ["-displayfd", "1", "-screen", "0", "1300x800x24", "-nolisten", "tcp"], environment: [:]) {
             actions in
