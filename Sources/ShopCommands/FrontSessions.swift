@@ -66,6 +66,9 @@ extension FrontCommands {
         var sessionEnvironment = try await ServerSessions.environment(
             configuration: shopConfiguration, dataDirectory: dataDirectory, latencyMilliseconds: start.sandboxLatencyMilliseconds,
             codeMail: codeMail, environment: environment)
+        // The page's terminal is xterm.js at 256 colours, which draws no pixels: a mosaic (or the art, where the
+        // operator asks for it), so the shop need not ask the terminal what it draws.
+        if sessionEnvironment["STOREFRONT_PICTURES"] != "art" { sessionEnvironment["STOREFRONT_PICTURES"] = "mosaic" }
         // With a mail command, visitors sign in on the page by an emailed code, and with each provider named; the
         // cookie holds the session.
         var signIn: WebSignIn?

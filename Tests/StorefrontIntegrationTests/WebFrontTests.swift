@@ -115,6 +115,17 @@ struct WebFrontTests {
         #expect(try next.nextFrame()?.opcode == 2, "the next visitor's shop draws")
     }
 
+    /// The page's terminal is xterm.js, which draws a mosaic: the session asks it nothing (DA1, kitty's query).
+    @Test func theShopAsksThePagesTerminalNothing() throws {
+        let server = try ServeProcess(command: Self.web)
+        let client = try WebSocketTestClient(port: server.port)
+        #expect(try client.handshake(origin: "http://127.0.0.1:\(server.port)").hasPrefix("HTTP/1.1 101"))
+        var written = ""
+        while !written.contains("Products"), let frame = try client.nextFrame() { written += frame.text }
+        #expect(written.contains("Products"), "the list")
+        #expect(!written.contains("\u{1b}[c") && !written.contains("\u{1b}_G") && !written.contains("\u{1b}]11;?"), "\(written.debugDescription)")
+    }
+
     @Test func aResizeMessageResizesTheShopAndAnUnknownMessageEndsTheSession() throws {
         let server = try ServeProcess(command: Self.web)
         let client = try WebSocketTestClient(port: server.port)
