@@ -68,8 +68,7 @@ int sf_graphics(const uint8_t *rgba, uint32_t width, uint32_t height, int column
     ChafaCanvasConfig *config = chafa_canvas_config_new();
     chafa_canvas_config_set_geometry(config, columns, rows);
     chafa_canvas_config_set_cell_geometry(config, cell_width, cell_height);
-    ChafaPixelMode mode = protocol == SF_GRAPHICS_KITTY ? CHAFA_PIXEL_MODE_KITTY
-                        : protocol == SF_GRAPHICS_ITERM2 ? CHAFA_PIXEL_MODE_ITERM2 : CHAFA_PIXEL_MODE_SIXELS;
+    ChafaPixelMode mode = protocol == SF_GRAPHICS_ITERM2 ? CHAFA_PIXEL_MODE_ITERM2 : CHAFA_PIXEL_MODE_SIXELS;
     chafa_canvas_config_set_pixel_mode(config, mode);
     chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR);
     ChafaCanvas *canvas = chafa_canvas_new(config);

@@ -64,9 +64,9 @@ typedef enum {
 /* Fills `cells` (columns x rows, row after row) from RGBA pixels; returns 0, or -1 when chafa cannot. */
 int sf_mosaic(const uint8_t *rgba, uint32_t width, uint32_t height, int columns, int rows, sf_mosaic_symbols symbols, sf_mosaic_cell *cells);
 
+/* The protocols libchafa draws at the cursor; kitty's protocol, sent once by id, is written by the shop's encoder. */
 typedef enum {
     SF_GRAPHICS_SIXEL = 0,
-    SF_GRAPHICS_KITTY = 1,
     SF_GRAPHICS_ITERM2 = 2,
 } sf_graphics_protocol;
 
