@@ -263,6 +263,7 @@ let package = Package(
             dependencies: [
                 "LiveObjects",
                 "CWebAssets", "PseudoTerminal", "ShopLanguages", "ShopSessions", "HTTPGuards",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
 """The browser front: time to the first frame and one key's round trip, in headless Chromium (Selenium).
 
-First frame, two ways: from asking WebDriver for the page to the shop's product list read off the page's terminal
-(the page, its scripts, the WebSocket, the session's start, the frame drawn by xterm.js, and WebDriver's own round
-trips: each read is a few ms); and in the page, from the navigation's start to the first moment xterm.js's buffer
-holds the list, polled in the page every millisecond (no WebDriver round trip in it). Key: Down pressed in the page to
-the selection drawn one row lower, read through WebDriver.
+First frame, two ways: from asking WebDriver for the page to the shop's product list read off the page (the page,
+the WebSocket, the session's start, the frame drawn by the page's preview or by xterm.js, and WebDriver's own round
+trips: each read is a few ms); and in the page, from the navigation's start to the animation frame that paints the
+list, polled in the page every millisecond (no WebDriver round trip in it). Terminal ready: in the page, the first
+moment xterm.js's buffer holds the list (keys from then on go through xterm.js). Floor: the first animation frame of a
+plain file from the same server under the same headers (Chromium's own share: its renderer's start, a new one for the
+page's Cross-Origin-Opener-Policy). Key: Down pressed in the page to the selection drawn one row lower, read through
+WebDriver.
 Usage: bench-web.py BIN RUNS KEYS OUT.jsonl
 """
 import json, os, re, statistics, subprocess, sys, tempfile, time
@@ -53,18 +56,21 @@ def browser_figures(port):
         options.add_argument(a)
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHOP_SHOWN})
-    first, in_page, keys = [], [], []
+    first, in_page, ready, floor, keys = [], [], [], [], []
     try:
         for _ in range(RUNS):
             started = time.monotonic()
             driver.get(f"http://127.0.0.1:{port}/")
             try:
-                WebDriverWait(driver, 20, poll_frequency=0.001).until(lambda d: "Products" in d.execute_script(ROWS))
+                WebDriverWait(driver, 20, poll_frequency=0.001).until(
+                    lambda d: "Products" in d.execute_script("return document.getElementById('terminal').textContent"))
             except Exception:
                 raise SystemExit("the page showed no shop: " + driver.find_element(By.ID, "status").text + "\n" + open(f"{WORK}/web.log").read())
             first.append((time.monotonic() - started) * 1000)
-            WebDriverWait(driver, 20, poll_frequency=0.001).until(lambda d: d.execute_script("return window.__shopShownAt"))
+            WebDriverWait(driver, 20, poll_frequency=0.001).until(
+                lambda d: d.execute_script("return window.__shopShownAt && window.__terminalReadyAt"))
             in_page.append(driver.execute_script("return window.__shopShownAt"))
+            ready.append(driver.execute_script("return window.__terminalReadyAt"))
             target = driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
             for k in range(KEYS):
                 # The selection marker on row k+3 of the list after k+1 presses.
@@ -74,21 +80,28 @@ def browser_figures(port):
                     lambda d: d.execute_script(ROWS).split("\n")[3 + k].lstrip().startswith("\u203a"))
                 keys.append((time.monotonic() - started) * 1000)
             driver.get("about:blank")
+            # The floor: a file of the same server, under the same headers, with nothing of the shop in it.
+            driver.get(f"http://127.0.0.1:{port}/assets/LICENSE-xterm.txt")
+            WebDriverWait(driver, 20, poll_frequency=0.001).until(lambda d: d.execute_script("return window.__firstFrameAt"))
+            floor.append(driver.execute_script("return window.__firstFrameAt"))
+            driver.get("about:blank")
     finally:
         driver.quit()
-    return first, in_page, keys
+    return first, in_page, ready, floor, keys
 
 
 web, web_port = start(["web", "--listen", "127.0.0.1:0", "--data-dir", f"{WORK}/web", "--connections-per-minute", "1000", "--sessions-per-address", "100", "--connections-per-address", "300"],
                       r"listening on 127\.0\.0\.1:(\d+)")
 try:
-    first, in_page, keys = browser_figures(web_port)
+    first, in_page, ready, floor, keys = browser_figures(web_port)
 finally:
     web.terminate()
     web.wait()
 rows = [
     {"front": "browser", "measure": "first frame", **summary(first)},
     {"front": "browser", "measure": "first in page", **summary(in_page)},
+    {"front": "browser", "measure": "ready in page", **summary(ready)},
+    {"front": "browser", "measure": "floor in page", **summary(floor)},
     {"front": "browser", "measure": "key round trip", **summary(keys)},
 ]
 with open(OUT, "w") as f:

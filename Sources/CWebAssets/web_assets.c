@@ -17,6 +17,9 @@ static const unsigned char xterm_addon_fit_js[] = {
 static const unsigned char connect_js[] = {
 #embed "../../assets/web/connect.js"
 };
+static const unsigned char preview_js[] = {
+#embed "../../assets/web/preview.js"
+};
 static const unsigned char storefront_js[] = {
 #embed "../../assets/web/storefront.js"
 };
@@ -32,6 +35,7 @@ static const sf_web_asset assets[] = {
     {"xterm.css", xterm_css, sizeof(xterm_css)},
     {"xterm-addon-fit.js", xterm_addon_fit_js, sizeof(xterm_addon_fit_js)},
     {"connect.js", connect_js, sizeof(connect_js)},
+    {"preview.js", preview_js, sizeof(preview_js)},
     {"storefront.js", storefront_js, sizeof(storefront_js)},
     {"storefront.css", storefront_css, sizeof(storefront_css)},
     {"LICENSE-xterm.txt", licence, sizeof(licence)},

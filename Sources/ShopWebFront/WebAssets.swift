@@ -1,4 +1,5 @@
 import CWebAssets
+import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -35,6 +36,14 @@ struct WebAsset: Sendable {
         }
         return files
     }()
+
+    /// The file's text, for a page that writes it in rather than naming it (the bytes its hash is of).
+    static func text(of name: String) -> String { String(decoding: all[name]?.bytes ?? [], as: UTF8.self) }
+
+    /// The policy's sources that allow `names` written into a page: each one's SHA-256, `'sha256-BASE64'`.
+    static func inlineSources(_ names: [String]) -> String {
+        names.map { "'sha256-" + Data(SHA256.hash(data: all[$0]?.bytes ?? [])).base64EncodedString() + "'" }.joined(separator: " ")
+    }
 
     /// The address a page names `name` by (relative, so a proxy may mount the shop under a path).
     static func address(_ name: String) -> String { "assets/" + (all[name]?.versionedName ?? name) }

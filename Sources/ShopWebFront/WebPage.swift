@@ -3,10 +3,11 @@ import ShopLanguages
 
 /// The page and its files, with the headers a public web terminal sends.
 enum WebPage {
-    /// The page's policy: scripts, styles, the socket and the sign-in forms' posts to this origin only; no inline
-    /// script, no frames.
+    /// The page's policy: scripts, styles, the socket and the sign-in forms' posts to this origin only; no frames. The
+    /// only inline script and style are the page's own first files, allowed by their hashes.
     static let contentSecurityPolicy = [
-        "default-src 'none'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "img-src 'self' data:",
+        "default-src 'none'", "script-src 'self' " + WebAsset.inlineSources(inlineScripts),
+        "style-src 'self' " + WebAsset.inlineSources([inlineStyle]), "connect-src 'self'", "img-src 'self' data:",
         "font-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
@@ -23,8 +24,17 @@ enum WebPage {
         HTTPField.Name("Permissions-Policy")!: "camera=(), microphone=(), geolocation=(), payment=()",
     ]
 
-    /// The page: a full-window terminal, its scripts loaded from `assets/` under their versioned names (relative, so a
-    /// proxy may mount it under a path); connect.js opens the shop's socket while the others load.
+    /// The scripts written into the page itself, in order: they open the session and draw its first frames before
+    /// xterm.js is loaded (an external script would wait for its fetch and for every style sheet before it).
+    static let inlineScripts = ["preview.js", "connect.js"]
+    /// The page's own style, written into it: the terminal's box has its size before the first script measures it.
+    static let inlineStyle = "storefront.css"
+    /// What connect.js loads once the first frame is painted, in order: xterm.js's style sheet, then the scripts.
+    static let terminalFiles = ["xterm.css", "xterm.js", "xterm-addon-fit.js", "storefront.js"]
+
+    /// The page: a full-window terminal (relative addresses, so a proxy may mount it under a path). Its first scripts
+    /// are inline: connect.js opens the shop's socket as the page is read and preview.js draws the first frames;
+    /// xterm.js and storefront.js, preloaded meanwhile, come after the first frame is on the screen.
     /// `account`: who the visitor is signed in as (a sign-out button), or nil; `signIn`: whether a guest is offered one.
     static func html(title: String, account: String? = nil, signIn: Bool = false, words: PageWords = PageWords()) -> String {
         let signOut = #"<form method="post" action="sign-out"><button type="submit">"# + words.tr("Sign out") + "</button></form>"
@@ -37,17 +47,15 @@ enum WebPage {
             } else {
                 ""
             }
+        let scripts = inlineScripts.map { "<script>" + WebAsset.text(of: $0) + "</script>" }
         return head(title: title, words: words) + """
-            <link rel="stylesheet" href="\(WebAsset.address("xterm.css"))">
-            <link rel="stylesheet" href="\(WebAsset.address("storefront.css"))">
-            <script src="\(WebAsset.address("xterm.js"))" defer></script>
-            <script src="\(WebAsset.address("xterm-addon-fit.js"))" defer></script>
-            <script src="\(WebAsset.address("storefront.js"))" defer></script>
+            <style>\(WebAsset.text(of: inlineStyle))</style>
             </head>
             <body\(bar.isEmpty ? "" : " class=\"with-account\"")>
             \(bar)
-            <main id="terminal" aria-label="\(escaped(title))" data-font="\(terminalFont)"></main>
-            <script src="\(WebAsset.address("connect.js"))"></script>
+            <main id="terminal" aria-label="\(escaped(title))" data-font="\(terminalFont)" \
+            data-terminal="\(terminalFiles.map(WebAsset.address).joined(separator: " "))"></main>
+            \(scripts.joined(separator: "\n"))
             <div id="status" role="alert" hidden data-lost="\(words.tr("The connection to the shop was lost."))" \
             data-kept="\(words.tr("Your cart is kept while the shop is open."))" \
             data-too-much="\(words.tr("The page sent more at once than the shop takes."))">

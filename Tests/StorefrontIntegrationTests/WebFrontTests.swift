@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import StorefrontTesting
 import Testing
@@ -12,7 +13,12 @@ struct WebFrontTests {
         let server = try ServeProcess(command: Self.web)
         let page = try LocalStripe.exchange("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: server.port)
         #expect(page.hasPrefix("HTTP/1.1 200"))
-        #expect(page.contains("Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self';"), "\(page)")
+        // Inline, only the page's own first script and style, by their hashes (theFilesAreNamedByTheirVersion… checks them).
+        #expect(
+            page.contains(
+                #/Content-Security-Policy: default-src 'none'; script-src 'self'( 'sha256-[A-Za-z0-9+\/=]{44}'){2}; style-src 'self' 'sha256-[A-Za-z0-9+\/=]{44}'; connect-src 'self';/#
+            ),
+            "\(page)")
         #expect(
             page.contains("X-Content-Type-Options: nosniff") && page.contains("Referrer-Policy: same-origin")
                 && page.contains("frame-ancestors 'none'"))
@@ -32,11 +38,21 @@ struct WebFrontTests {
     @Test func theFilesAreNamedByTheirVersionKeptAYearAndGzippedForABrowserThatTakesIt() throws {
         let server = try ServeProcess(command: Self.web)
         let page = try LocalStripe.exchange("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", port: server.port)
-        let named = page.matches(of: #/(?:src|href)="assets/([a-z-]+)\.([0-9a-f]{12})\.(js|css)"/#).map { ($0.output.1, $0.output.2, $0.output.3) }
-        #expect(
-            Set(named.map { "\($0.0).\($0.2)" }) == ["xterm.js", "xterm-addon-fit.js", "storefront.js", "connect.js", "xterm.css", "storefront.css"])
-        // connect.js runs as the page is read, after the terminal's box: not deferred, so the socket opens early.
-        #expect(page.contains(#/<main id="terminal"[^>]*data-font="[^"]+"></main>\n<script src="assets/connect\.[0-9a-f]{12}\.js"></script>/#))
+        let named = page.matches(of: #/assets/([a-z-]+)\.([0-9a-f]{12})\.(js|css)/#).map { ($0.output.1, $0.output.2, $0.output.3) }
+        // The terminal's files, which connect.js loads once the first frame is drawn, in their order.
+        #expect(named.map { "\($0.0).\($0.2)" } == ["xterm.css", "xterm.js", "xterm-addon-fit.js", "storefront.js"], "\(named)")
+        #expect(page.contains(#/<main id="terminal"[^>]*data-terminal="assets/xterm\.[0-9a-f]{12}\.css assets/xterm\.[0-9a-f]{12}\.js /#))
+        // The first scripts and the style are written into the page, the scripts right after the terminal's box, each
+        // allowed by its SHA-256 in the policy; no other inline script or style is.
+        let policy = try #require(page.firstMatch(of: #/Content-Security-Policy: ([^\r]+)/#)).output.1
+        var inline: [String] = []
+        for (name, element) in [("storefront.css", "style"), ("preview.js", "script"), ("connect.js", "script")] {
+            let file = try Data(contentsOf: Self.repository.appending(path: "assets/web/\(name)"))
+            #expect(page.contains("<\(element)>" + String(decoding: file, as: UTF8.self) + "</\(element)>"), "\(name) is in the page")
+            inline.append("'sha256-" + Data(SHA256.hash(data: file)).base64EncodedString() + "'")
+        }
+        #expect(policy.contains("script-src 'self' \(inline[1]) \(inline[2]);") && policy.contains("style-src 'self' \(inline[0]);"), "\(policy)")
+        #expect(page.contains(#/<main id="terminal"[^>]*></main>\n<script>\/\/ Storefront in a browser, inline/#))
         let (stem, version, kind) = try #require(named.first { $0.0 == "xterm" && $0.2 == "js" })
         let versioned = "/assets/\(stem).\(version).\(kind)"
         let plain = try Self.get(versioned, port: server.port)

@@ -1,16 +1,43 @@
-// Storefront in a browser, first of its scripts: opens the shop's socket while xterm.js is still loading, so the
-// session starts meanwhile. The terminal's size is measured as xterm.js's fit will measure it (a run of W's in the
-// terminal's font, the box's size less the scroll bar); storefront.js takes the socket over, with what came on it,
-// and sends a resize where xterm.js's fit differs.
+// Storefront in a browser, inline in the page after the terminal's box (and after preview.js): opens the shop's socket
+// as the page is read, draws what comes on it with the preview until xterm.js is ready, sends the keys pressed
+// meanwhile, and loads xterm.js and storefront.js once the first frame is on the screen, so their minute of compiling
+// comes after it. storefront.js takes the socket over with every message that came, then removes the preview.
+//
+// Order: measure the terminal as xterm.js's fit will → open the socket → draw each message → after the first frame is
+// painted (or the socket closed, or 250 ms passed without a frame): xterm.css, then the scripts in order.
 "use strict";
 
 (function () {
   const box = document.getElementById("terminal");
-  if (!box || typeof WebSocket !== "function") return;
+  if (!box) return;
+  let loading = false;
+
+  // The terminal's files, named with their versions on the box: the style sheet first, then the scripts in order.
+  function loadTerminal() {
+    if (loading) return;
+    loading = true;
+    const [sheet, ...scripts] = box.dataset.terminal.split(" ");
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = sheet;
+    // xterm.js measures its cells through this sheet's rules: the scripts come once it is in (or could not be had).
+    const scriptsAfter = function () {
+      for (const source of scripts) {
+        const script = document.createElement("script");
+        script.src = source;
+        script.async = false;
+        document.head.appendChild(script);
+      }
+    };
+    link.addEventListener("load", scriptsAfter, { once: true });
+    link.addEventListener("error", scriptsAfter, { once: true });
+    document.head.appendChild(link);
+  }
+
   const probe = document.createElement("span");
   probe.textContent = "W".repeat(32);
   const scroller = document.createElement("div");
-  // Styles set through CSSOM, which the page's style-src 'self' allows.
+  // Styles set through CSSOM, which the page's policy allows.
   Object.assign(probe.style, {
     position: "absolute", visibility: "hidden", whiteSpace: "pre", lineHeight: "normal", fontSize: "15px",
     fontFamily: box.dataset.font,
@@ -18,24 +45,67 @@
   Object.assign(scroller.style, { position: "absolute", visibility: "hidden", overflowY: "scroll", width: "60px", height: "60px" });
   box.appendChild(probe);
   box.appendChild(scroller);
-  const cellWidth = probe.getBoundingClientRect().width / 32;
-  const cellHeight = Math.ceil(probe.getBoundingClientRect().height);
+  const cell = { width: probe.getBoundingClientRect().width / 32, height: Math.ceil(probe.getBoundingClientRect().height) };
   // xterm.js 4.14's first fit takes 15 pixels for the scroll bar where the page's is an overlay (0 wide).
   const scrollBar = scroller.offsetWidth - scroller.clientWidth || 15;
   box.removeChild(probe);
   box.removeChild(scroller);
-  if (!(cellWidth > 0 && cellHeight > 0)) return;
+  if (!(cell.width > 0 && cell.height > 0) || typeof WebSocket !== "function") return loadTerminal();
   const style = window.getComputedStyle(box);
-  const columns = Math.max(2, Math.floor((Math.max(0, parseInt(style.width, 10)) - scrollBar) / cellWidth));
-  const rows = Math.max(1, Math.floor(parseInt(style.height, 10) / cellHeight));
+  const columns = Math.max(2, Math.floor((Math.max(0, parseInt(style.width, 10)) - scrollBar) / cell.width));
+  const rows = Math.max(1, Math.floor(parseInt(style.height, 10) / cell.height));
 
   const url = new URL("session", window.location.href);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   url.search = "?columns=" + columns + "&rows=" + rows;
   const socket = new WebSocket(url.href);
   socket.binaryType = "arraybuffer";
-  const early = { socket: socket, columns: columns, rows: rows, messages: [], closed: null };
-  socket.onmessage = function (event) { early.messages.push(event); };
-  socket.onclose = function (event) { early.closed = event; };
+  // Made at the first message: until then the page has other work (the rest of the page, the socket's open).
+  let preview = null;
+
+  // Until storefront.js takes over: keys as xterm.js would send them, the cursor keys in the mode the shop set.
+  function keyBytes(event) {
+    if (event.isComposing || event.metaKey) return null;
+    const cursor = preview && preview.state.applicationCursor ? "\x1bO" : "\x1b[";
+    const named = {
+      Enter: "\r", Backspace: "\x7f", Tab: event.shiftKey ? "\x1b[Z" : "\t", Escape: "\x1b",
+      ArrowUp: cursor + "A", ArrowDown: cursor + "B", ArrowRight: cursor + "C", ArrowLeft: cursor + "D",
+      Home: cursor + "H", End: cursor + "F", PageUp: "\x1b[5~", PageDown: "\x1b[6~", Delete: "\x1b[3~", Insert: "\x1b[2~",
+    };
+    let bytes = named[event.key];
+    if (bytes === undefined && [...event.key].length === 1) {
+      const code = event.key.toUpperCase().charCodeAt(0);
+      bytes = event.ctrlKey ? (code >= 64 && code <= 95 ? String.fromCharCode(code & 31) : null) : event.key;
+    }
+    if (bytes === undefined || bytes === null) return null;
+    return event.altKey && bytes !== "\x1b" ? "\x1b" + bytes : bytes;
+  }
+  const encoder = new TextEncoder();
+  function pressed(event) {
+    const bytes = keyBytes(event);
+    if (bytes === null || socket.readyState !== WebSocket.OPEN) return;
+    event.preventDefault();
+    socket.send(encoder.encode(bytes));
+  }
+  window.addEventListener("keydown", pressed);
+
+  const early = {
+    socket: socket, columns: columns, rows: rows, messages: [], closed: null, preview: null,
+    /** Called by storefront.js as it takes the socket: the preview draws nothing more and sends no more keys. */
+    release() { window.removeEventListener("keydown", pressed); released = true; },
+  };
+  let framed = false, released = false;
+  socket.onmessage = function (event) {
+    early.messages.push(event);
+    if (released || typeof event.data === "string" || typeof window.storefrontPreview !== "function") return;
+    if (!preview) preview = early.preview = window.storefrontPreview(box, columns, rows, cell);
+    // The shop's first messages set the terminal up; the first frame is the first that shows text.
+    if (!preview.write(new Uint8Array(event.data)) || framed) return;
+    framed = true;
+    // After the frame that shows this message is painted: a task queued in the frame runs after its paint.
+    window.requestAnimationFrame(function () { window.setTimeout(loadTerminal, 0); });
+  };
+  socket.onclose = function (event) { early.closed = event; loadTerminal(); };
+  window.setTimeout(loadTerminal, 250);
   window.storefrontEarly = early;
 })();

@@ -110,13 +110,22 @@
     wire(opening, { columns: terminal.cols, rows: terminal.rows });
   }
 
-  // The socket connect.js opened while this loaded, with what came on it meanwhile.
+  // The socket connect.js opened while this loaded, with what came on it meanwhile; the preview that drew it stays
+  // over the terminal until xterm.js has drawn the same bytes (or half a second, should it draw nothing new).
   function adopt(early) {
+    const preview = early.preview;
+    early.release();
     // xterm.js 4.14's first fit leaves room for a scroll bar that a terminal without scrollback never shows, so it
     // may come out a column narrower than connect.js measured: that measure is kept, and the session needs no resize.
     if (early.columns - terminal.cols === 1 && early.rows === terminal.rows) terminal.resize(early.columns, early.rows);
     wire(early.socket, { columns: early.columns, rows: early.rows });
     for (const event of early.messages) received(event);
+    if (preview) {
+      const gone = window.setTimeout(function () { preview.remove(); }, 500);
+      terminal.write("", function () {
+        const drawn = terminal.onRender(function () { drawn.dispose(); window.clearTimeout(gone); preview.remove(); });
+      });
+    }
     if (early.closed) return closed(early.closed);
     if (early.socket.readyState === WebSocket.OPEN) opened();
   }

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Drives a headless Chromium for the tests: one JSON command per line on stdin, one JSON answer per line on stdout.
 
-Commands: open, rows, wait, keys, resize, screenshot, status, console, new_tab, close_tab, timing, quit.
+Commands: open, rows, wait, wait_rows, keys, page_keys, block, preview, count, resize, screenshot, status, console, new_tab,
+close_tab, timing, quit.
 Needs Debian's chromium, chromium-driver and python3-selenium.
 """
 import json
@@ -12,6 +13,7 @@ try:
     from selenium import webdriver
     from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException, TimeoutException, WebDriverException
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
@@ -116,7 +118,10 @@ def main():
                         answer = {"ok": False, "error": f"timed out waiting for {wanted!r}"}
                     answer["screen"] = screen(driver)
                 elif op == "keys":
-                    target = driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
+                    # xterm.js's input, once it is on the page (it loads after the first frame; page_keys reach the
+                    # page before that).
+                    target = WebDriverWait(driver, 20, poll_frequency=0.02, ignored_exceptions=(NoSuchElementException,)).until(
+                        lambda d: d.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea"))
                     for key in command["keys"]:
                         target.send_keys(KEYS.get(key, key))
                 elif op == "resize":
@@ -137,6 +142,52 @@ def main():
                         answer["rows"] = len(driver.find_elements(By.CSS_SELECTOR, ".xterm-accessibility-tree > div"))
                     except TimeoutException:
                         answer = {"ok": False, "error": f"no accessibility tree holding {wanted!r}"}
+                elif op == "block":
+                    # Addresses this tab never loads (CDP Network.setBlockedURLs), as a slow or failed fetch would leave them.
+                    driver.execute_cdp_cmd("Network.enable", {})
+                    driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": command["urls"]})
+                elif op == "preview":
+                    # The page's preview of the shop (connect.js's, before xterm.js takes over): its rows as text, and
+                    # how many preview layers the page holds.
+                    # Waits for `text` on it, and one of `any` where given, and row `row` starting with `prefix`
+                    # (spaces before it aside) where given.
+                    wanted, either, timeout = command.get("text", ""), command.get("any", [""]), command.get("timeout", 20)
+                    row, prefix = command.get("row"), command.get("prefix", "")
+                    read = "const e = window.storefrontEarly; return e && e.preview ? e.preview.text() : null;"
+                    def shows(rows):
+                        text = "\n".join(rows or [])
+                        if rows is None or wanted not in text or not any(one in text for one in either):
+                            return False
+                        return row is None or (row < len(rows) and rows[row].lstrip().startswith(prefix))
+                    try:
+                        answer["rows"] = WebDriverWait(driver, timeout, poll_frequency=0.02).until(
+                            lambda d: (lambda rows: rows if shows(rows) else False)(d.execute_script(read)))
+                    except TimeoutException:
+                        answer = {"ok": False, "error": f"no preview showing {wanted!r}: {driver.execute_script(read)}"}
+                elif op == "wait_rows":
+                    # Waits until the terminal's rows, each without its trailing spaces, are `rows`.
+                    wanted = command["rows"]
+                    trimmed = lambda d: [r.rstrip() for r in (screen(d) or {"rows": []})["rows"]]
+                    try:
+                        WebDriverWait(driver, command.get("timeout", 20), poll_frequency=0.02).until(lambda d: trimmed(d) == wanted)
+                    except TimeoutException:
+                        answer = {"ok": False, "error": "the terminal's rows differ", "screen": screen(driver)}
+                elif op == "count":
+                    # How many elements match a selector, once that is `equals` (or at once without it).
+                    selector, equals = command["selector"], command.get("equals")
+                    count = lambda d: len(d.find_elements(By.CSS_SELECTOR, selector))
+                    if equals is not None:
+                        try:
+                            WebDriverWait(driver, command.get("timeout", 20), poll_frequency=0.02).until(lambda d: count(d) == equals)
+                        except TimeoutException:
+                            pass
+                    answer["count"] = count(driver)
+                elif op == "page_keys":
+                    # Keys to whatever has the focus (the page itself while xterm.js is not there to take them).
+                    actions = ActionChains(driver)
+                    for key in command["keys"]:
+                        actions.send_keys(KEYS.get(key, key))
+                    actions.perform()
                 elif op == "screenshot":
                     driver.save_screenshot(command["path"])
                 elif op == "status":
