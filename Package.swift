@@ -170,7 +170,7 @@ let package = Package(
             dependencies: [
                 "LiveObjects",
                 "ShopAPI", "ShopApplication", "ShopBootstrap", "ShopCredentialFile", "ShopIdentity", "ShopLanguages", "ShopModels", "ShopOpenID",
-                "ShopPorts",
+                "ShopPictures", "ShopPorts",
                 "ShopSSH",
                 "ShopSandbox", "ShopSessions", "ShopMetrics",
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -6,6 +6,7 @@ import OpenAPIRuntime
 import ShopIdentity
 import ShopLanguages
 import ShopMetrics
+import ShopModels
 import ShopPorts
 import Synchronization
 
@@ -90,7 +91,9 @@ struct RequestLog<Context: RequestContext>: RouterMiddleware {
             if let query = Self.queryProblem(failure) { return APIProblem(.invalidRequest, query) }
             return APIProblem(.invalidRequest, Self.describe(failure.underlyingError))
         case let failure as any HTTPResponseError where failure.status == .contentTooLarge:
-            return APIProblem(.tooLarge, "The body is over \(maxBodyBytes) bytes.")
+            // A merchant's upload is refused past its own limit; every other body past the API's.
+            let limit = APIBodyLimit.isPictureUpload(method: method, path: path) ? APIBodyLimit.pictureUploadBytes : maxBodyBytes
+            return APIProblem(.tooLarge, "The body is over \(limit) bytes.")
         case let failure as any HTTPResponseError where failure.status == .notFound:
             let allowed = APIRoutes.methods(at: path)
             guard allowed.isEmpty else {
@@ -239,8 +242,12 @@ struct TokenGate<Context: PeerRequestContext>: RouterMiddleware {
         if token.lastUsedAt.map({ time.timeIntervalSince($0) >= 60 }) ?? true {
             try await tokens.markUsed(id: token.id, at: time)
         }
+        // Who may send a picture is known before its 8 MiB are read: only a merchant's token reads past the usual limit.
+        if APIBodyLimit.isPictureUpload(method: request.method, path: request.uri.path), token.scope != .merchant {
+            throw APIProblem(.forbidden, "Uploading pictures needs a merchant token.")
+        }
         var request = request
-        _ = try await request.collectBody(upTo: maxBodyBytes)
+        _ = try await request.collectBody(upTo: APIBodyLimit.bytes(method: request.method, path: request.uri.path, usual: maxBodyBytes))
         return try await APICaller.$current.withValue(APICaller(token: token, address: context.peer)) { try await next(request, context) }
     }
 }
@@ -278,4 +285,17 @@ final class CallerNote: Sendable, LiveObject {
 
 extension HTTPField.Name {
     static let requestID = HTTPField.Name("Request-Id")!
+}
+
+/// How much body an operation reads, decided by the operation (its method and whole path), never by a path's prefix.
+enum APIBodyLimit {
+    /// A catalog's picture file's limit: what `POST /v1/merchant/pictures` takes from a merchant's token.
+    static let pictureUploadBytes = CatalogLoader.maximumPictureBytes
+
+    static func isPictureUpload(method: HTTPRequest.Method, path: String) -> Bool { method == .post && path == "/v1/merchant/pictures" }
+
+    /// The body `method path` may carry: the picture upload's limit for it, `usual` for every other operation.
+    static func bytes(method: HTTPRequest.Method, path: String, usual: Int) -> Int {
+        isPictureUpload(method: method, path: path) ? pictureUploadBytes : usual
+    }
 }

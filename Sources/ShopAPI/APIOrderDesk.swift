@@ -29,6 +29,8 @@ package struct APICommerce: Sendable {
     package var discounts: (any DiscountCodes)?
     /// The shop's subscriptions; nil where the server keeps none.
     package var subscriptions: (any SubscriptionRepository)?
+    /// Where a merchant's uploaded pictures are checked and kept; nil where the server takes none.
+    package var pictureIntake: (any PictureIntake)?
     /// Discount codes tried that are not the shop's (or are paused, which reads the same), per account and per client
     /// address: 10 at once, then 10 an hour, as the terminal's sheet stops after ten. Tokens are free to make, so
     /// their number buys no more guesses.
@@ -40,8 +42,9 @@ package struct APICommerce: Sendable {
         orders: any OrderHistory, backOffice: any BackOffice,
         idempotency: any IdempotencyRepository, methodData: @escaping @Sendable (PaymentMethod) -> String, testCards: [PaymentMethod],
         ids: IDGenerator = .random, now: @escaping @Sendable () -> Date = Date.init, catalogEditor: (any CatalogEditing)? = nil,
-        discounts: (any DiscountCodes)? = nil, subscriptions: (any SubscriptionRepository)? = nil
+        discounts: (any DiscountCodes)? = nil, subscriptions: (any SubscriptionRepository)? = nil, pictureIntake: (any PictureIntake)? = nil
     ) {
+        self.pictureIntake = pictureIntake
         self.discounts = discounts
         self.subscriptions = subscriptions
         self.catalogEditor = catalogEditor

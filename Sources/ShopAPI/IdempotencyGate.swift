@@ -27,7 +27,7 @@ struct IdempotencyGate<Context: RequestContext>: RouterMiddleware {
             throw APIProblem(.invalidRequest, "Idempotency-Key must be 1 to 255 printable ASCII characters; a UUID is a good one.")
         }
         var request = request
-        let body = try await request.collectBody(upTo: maxBodyBytes)
+        let body = try await request.collectBody(upTo: APIBodyLimit.bytes(method: request.method, path: request.uri.path, usual: maxBodyBytes))
         let owner = "\(caller.token.scope.rawValue):\(caller.token.owner)"
         let fingerprint = Encodings.sha256Hex("\(request.method)\n\(request.uri.path)\n" + String(decoding: body.readableBytesView, as: UTF8.self))
         let time = now()

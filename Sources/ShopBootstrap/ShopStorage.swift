@@ -51,7 +51,7 @@ public struct ShopStorage: Sendable {
     /// Customers by email, name, order or key, and what each spent.
     public var customers: any CustomerSearch & CustomerNotes
     /// The products' pictures, by digest.
-    public var pictures: any PictureRepository
+    public var pictures: any PictureRepository & PictureStoring
     /// The pictures drawn in cells, decoded once for every session of the process.
     public var pictureMosaics: any PictureMosaics
     public var clock = ShopClock()

@@ -95,6 +95,41 @@ public enum CatalogCommands {
         emit("wrote \(path): the catalog of \(storage.catalog.shop.name)\n", to: STDERR_FILENO)
     }
 
+    /// Keeps a picture file in the shop, checked as a catalog's picture files are, and prints the reference a product's
+    /// or variant's `pictures` names it by (one line of JSON). 66 when the file is missing, 65 when the picture is
+    /// refused, 74 when storage fails.
+    public static func keepPicture(
+        _ path: FilePath, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) async throws {
+        let read: [UInt8]?
+        do throws(CatalogPictureReadFailure) {
+            read = try CatalogPictureImport.readFile(URL(fileURLWithPath: path.string))
+        } catch {
+            complain("\(path): \(error.message)")
+            throw ExitCodes.dataError
+        }
+        guard let bytes = read else {
+            complain("\(path): no such file")
+            throw ExitCodes.noInput
+        }
+        let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
+        defer { storage.close() }
+        let taken: PictureIntakeResult
+        do {
+            taken = try await KeptPictureIntake(store: storage.pictures).take(bytes, declared: nil)
+        } catch {
+            complain("\(path): \(error.message)")
+            throw error.isStorage ? ExitCodes.ioError : ExitCodes.dataError
+        }
+        let reference = taken.reference
+        let line = try JSONSerialization.data(withJSONObject: CatalogWriter.pictureField(reference), options: [.sortedKeys, .withoutEscapingSlashes])
+        emit(String(decoding: line, as: UTF8.self) + "\n", to: STDOUT_FILENO)
+        let kind = taken.mediaType == "image/png" ? "PNG" : "JPEG"
+        emit(
+            "\(taken.isNew ? "kept" : "already held") \(path) (\(reference.width)x\(reference.height) \(kind), \(taken.byteCount) bytes); "
+                + "name it in a product's or variant's \"pictures\"\n", to: STDERR_FILENO)
+    }
+
     /// The catalog's products in catalog order, a thousand at a time, with their variants.
     static func everyProduct(of catalog: any CatalogRepository) async throws -> Catalog {
         // The catalog as its file writes it: no market's prices, and the profile's regions in their own currencies.

@@ -3,6 +3,8 @@ extension CatalogLoader {
     public static let maximumPictures = 8
     /// The longest picture path a catalog may name.
     public static let maximumPicturePathLength = 200
+    /// The largest picture file, in bytes, a catalog or an upload may bring.
+    public static let maximumPictureBytes = 8 * 1024 * 1024
     /// The widest and tallest picture a reference may say it is; the decoder holds pictures to the same.
     public static let maximumPictureSide = 8_192
 

@@ -53,7 +53,7 @@ public enum CatalogWriter {
     }
 
     /// A stored picture with its digest and size, so the shop that reads it back knows it; a file not yet read as its path.
-    static func pictureField(_ picture: PictureReference) -> Any {
+    public static func pictureField(_ picture: PictureReference) -> Any {
         guard picture.isStored else { return picture.file }
         return ["file": picture.file, "sha256": picture.digest, "width": picture.width, "height": picture.height] as [String: Any]
     }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import ShopModels
 import ShopPorts
@@ -17,17 +16,22 @@ public struct CatalogPictureImport: Sendable {
     public static func files(beside catalogFile: URL) -> CatalogPictureImport {
         let folder = catalogFile.deletingLastPathComponent()
         return CatalogPictureImport { (path: String) throws(CatalogPictureReadFailure) -> [UInt8]? in
-            let url = folder.appending(path: path)
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
-            // A FIFO would be read until its writer stops; a large file is refused before it is read.
-            guard attributes[.type] as? FileAttributeType == .typeRegular else { throw .init("is not a regular file") }
-            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= PictureLimits.upload.maximumBytes else {
-                throw .init(PictureRefusal(.tooManyBytes, "\(size) bytes is more than the \(PictureLimits.upload.maximumBytes) allowed").description)
-            }
-            guard let data = FileManager.default.contents(atPath: url.path) else { throw .init("cannot be read") }
-            return [UInt8](data)
+            try readFile(folder.appending(path: path))
         }
+    }
+
+    /// A picture file's bytes, or nil when there is no such file: only a regular file, and its size checked before any
+    /// of it is read.
+    public static func readFile(_ url: URL) throws(CatalogPictureReadFailure) -> [UInt8]? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: url.path) else { return nil }
+        // A FIFO would be read until its writer stops; a large file is refused before it is read.
+        guard attributes[.type] as? FileAttributeType == .typeRegular else { throw .init("is not a regular file") }
+        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= PictureLimits.upload.maximumBytes else {
+            throw .init(PictureRefusal(.tooManyBytes, "\(size) bytes is more than the \(PictureLimits.upload.maximumBytes) allowed").description)
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else { throw .init("cannot be read") }
+        return [UInt8](data)
     }
 
     /// A resolver for the storage's import.
@@ -65,18 +69,17 @@ public struct CatalogPictureImport: Sendable {
                     fail("no such file beside the catalog")
                     return nil
                 }
-                let digest = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+                let digest = PictureUpload.digest(bytes)
                 if let size = held[digest] {
                     let reference = PictureReference(file: picture.file, digest: digest, width: size.width, height: size.height)
                     checked[picture.file] = reference
                     return reference
                 }
                 do throws(PictureRefusal) {
-                    let decoded = try PictureDecoder.decode(bytes, limits: .upload)
-                    let reference = PictureReference(file: picture.file, digest: digest, width: decoded.sourceWidth, height: decoded.sourceHeight)
+                    let kept = try PictureUpload.checked(bytes, digest: digest)
+                    let reference = PictureReference(file: picture.file, digest: digest, width: kept.width, height: kept.height)
                     checked[picture.file] = reference
-                    stored[digest] = StoredPicture(
-                        digest: digest, mediaType: decoded.format.mediaType, width: decoded.sourceWidth, height: decoded.sourceHeight, bytes: bytes)
+                    stored[digest] = kept
                     return reference
                 } catch {
                     fail(error.description)

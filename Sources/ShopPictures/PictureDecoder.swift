@@ -1,4 +1,5 @@
 import CPictures
+import ShopModels
 
 /// The file formats a product's picture may be in.
 public enum PictureFormat: String, Sendable, CaseIterable {
@@ -37,7 +38,7 @@ public struct PictureLimits: Hashable, Sendable {
 
     /// What a catalog import and an upload accept: a camera's photograph, not a poster's print file.
     public static let upload = PictureLimits(
-        maximumBytes: 8 * 1024 * 1024, maximumSide: 8_192, maximumPixels: 24_000_000, maximumDecode: .seconds(3))
+        maximumBytes: CatalogLoader.maximumPictureBytes, maximumSide: CatalogLoader.maximumPictureSide, maximumPixels: 24_000_000, maximumDecode: .seconds(3))
 
     /// What a session decodes to draw: an accepted picture, scaled to 480 pixels, more than the largest box in cells.
     public static let display = PictureLimits(

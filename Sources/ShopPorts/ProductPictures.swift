@@ -66,6 +66,43 @@ public protocol PictureRepository: Sendable {
     func picture(digest: String) async throws -> StoredPicture?
 }
 
+/// Where a merchant's upload is kept: each picture once, by digest.
+public protocol PictureStoring: Sendable {
+    /// Keeps `picture`; answers false when the shop held those very bytes already.
+    func store(_ picture: StoredPicture) async throws -> Bool
+}
+
+/// Takes a picture a merchant sends (the API's upload, `catalog picture`): checked as a catalog's files are, then kept.
+public protocol PictureIntake: Sendable {
+    /// Checks `bytes` (sent as the media type `declared`, where the sender named one) and keeps them.
+    func take(_ bytes: [UInt8], declared: String?) async throws(PictureIntakeRefusal) -> PictureIntakeResult
+}
+
+/// A picture taken: how a catalog names it, its type and size, and whether the shop held those bytes before.
+public struct PictureIntakeResult: Hashable, Sendable {
+    public var reference: PictureReference
+    public var mediaType: String
+    public var byteCount: Int
+    public var isNew: Bool
+
+    public init(reference: PictureReference, mediaType: String, byteCount: Int, isNew: Bool) {
+        self.reference = reference
+        self.mediaType = mediaType
+        self.byteCount = byteCount
+        self.isNew = isNew
+    }
+}
+
+/// Why a picture was not taken, in words for the sender; `isStorage` when it was fine but could not be kept.
+public struct PictureIntakeRefusal: Error, Hashable, Sendable {
+    public var message: String
+    public var isStorage: Bool
+    public init(_ message: String, isStorage: Bool = false) {
+        self.message = message
+        self.isStorage = isStorage
+    }
+}
+
 /// Draws a stored picture in cells, for the text fronts: decoded once, kept for every session of the process.
 public protocol PictureMosaics: Sendable {
     /// The picture `digest` in `columns` × `rows` cells; nil when the shop holds no such picture or it cannot be drawn.

@@ -2,6 +2,7 @@ import Foundation
 import ShopAPI
 import ShopApplication
 import ShopBootstrap
+import ShopPictures
 import ShopPorts
 import ShopSSH
 import ShopSandbox
@@ -135,7 +136,7 @@ extension ShopStorage {
             backOffice: backOffice(payments, environment: environment, dates: dates), idempotency: idempotency,
             methodData: { payments.methodData($0) },
             testCards: payments.provider.mode == .sandbox ? SandboxCard.all.map(\.paymentMethod) : [], now: { dates.now() },
-            catalogEditor: catalogEditor, discounts: discounts, subscriptions: subscriptions
+            catalogEditor: catalogEditor, discounts: discounts, subscriptions: subscriptions, pictureIntake: KeptPictureIntake(store: pictures)
         )
     }
 }

@@ -42,6 +42,8 @@ public enum CatalogEditPlan {
         public var changed: CatalogProductRow
         public var entries: [CatalogHistoryEntry]
         public var catalog: Catalog
+        /// The product as the edit wrote it (nil for a change of status).
+        public var incoming: Product?
     }
 
     /// The rows of the catalog as the shop sells it, for a database whose catalog was never edited: version 1 each.
@@ -109,7 +111,22 @@ public enum CatalogEditPlan {
         return Outcome(
             rows: rows, changed: changed,
             entries: [CatalogHistoryEntry(productID: edit.productID, version: changed.version, action: action, actor: edit.actor, at: date)],
-            catalog: catalog)
+            catalog: catalog, incoming: incoming)
+    }
+
+    /// The pictures `product` names that the shop does not hold, each as `pictures[0]: …` or
+    /// `variants[1].pictures[0]: …`: an edit names kept pictures only (uploaded first, or from an imported file).
+    public static func picturesNotHeld(by product: Product, held: Set<String>) -> [String] {
+        func missing(_ pictures: [PictureReference], at path: String) -> [String] {
+            pictures.enumerated().compactMap { index, picture in
+                picture.isStored && held.contains(picture.digest)
+                    ? nil
+                    : "\(path)pictures[\(index)]: \(picture.file): no such picture in the shop; upload it first "
+                        + "(POST /v1/merchant/pictures, or `storefront catalog picture FILE`)"
+            }
+        }
+        return missing(product.pictures, at: "")
+            + product.variants.enumerated().flatMap { index, variant in missing(variant.pictures, at: "variants[\(index)].") }
     }
 
     /// A catalog file imported over edited rows: its products published in its order (a version more where the

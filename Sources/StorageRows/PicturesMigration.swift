@@ -56,11 +56,20 @@ public enum PicturesMigration {
 }
 
 /// The shop's pictures, read by digest from either database.
-public struct SQLPictureRepository: PictureRepository {
+public struct SQLPictureRepository: PictureRepository, PictureStoring {
     let database: any SQLDatabase
 
     public init(database: any SQLDatabase) {
         self.database = database
+    }
+
+    public func store(_ picture: StoredPicture) async throws -> Bool {
+        try await database.run(.write) { connection in
+            let held: Int = try connection.value("SELECT count(*) FROM picture WHERE digest = \(picture.digest)") ?? 0
+            guard held == 0 else { return false }
+            try PicturesMigration.insert([picture], on: connection)
+            return true
+        }
     }
 
     public func picture(digest: String) async throws -> StoredPicture? {

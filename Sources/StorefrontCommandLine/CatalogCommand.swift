@@ -8,8 +8,31 @@ struct CatalogCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
         abstract: "Work with catalog files.",
-        subcommands: [Validate.self, Import.self, Export.self]
+        subcommands: [Validate.self, Import.self, Export.self, Picture.self]
     )
+
+    /// `storefront catalog picture FILE`: a picture kept in the shop, for a product to name.
+    struct Picture: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "picture",
+            abstract: "Keep a PNG or JPEG in the shop and print the reference a product's \"pictures\" names it by.",
+            discussion: """
+                The file is checked as a catalog's picture files are (at most 8 MiB, 8,192 pixels a side, 24 megapixels, \
+                decoded whole). Prints one line of JSON for a product's or variant's "pictures" (the console's form, \
+                PUT /v1/merchant/products/ID, or a catalog file). Exits 66 for a missing file, 65 for a refused picture, \
+                74 when storage fails.
+                """
+        )
+
+        @Argument(help: ArgumentHelp("The PNG or JPEG file.", valueName: "file"))
+        var file: FilePath
+
+        @OptionGroup var shop: ShopDatabaseOptions
+
+        func run() async throws {
+            try await CatalogCommands.keepPicture(file, configuration: shop.configuration())
+        }
+    }
 
     /// `storefront catalog validate PATH`: exits 0 when valid, 65 with every problem listed when not.
     struct Validate: ParsableCommand {

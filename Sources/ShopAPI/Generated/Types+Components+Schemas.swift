@@ -1966,6 +1966,83 @@ extension Components {
                 case sold
             }
         }
+        /// - Remark: Generated from `#/components/schemas/UploadedPicture`.
+        internal struct UploadedPicture: Codable, Hashable, Sendable {
+            /// What a product's or variant's `pictures` names it by, as the catalog file does.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UploadedPicture/picture`.
+            internal struct PicturePayload: Codable, Hashable, Sendable {
+                /// The file `catalog export` writes it as, beside the catalog.
+                ///
+                /// - Remark: Generated from `#/components/schemas/UploadedPicture/picture/file`.
+                internal var file: Swift.String
+                /// The bytes' SHA-256, 64 lowercase hexadecimal digits.
+                ///
+                /// - Remark: Generated from `#/components/schemas/UploadedPicture/picture/sha256`.
+                internal var sha256: Swift.String
+                /// - Remark: Generated from `#/components/schemas/UploadedPicture/picture/width`.
+                internal var width: Swift.Int
+                /// - Remark: Generated from `#/components/schemas/UploadedPicture/picture/height`.
+                internal var height: Swift.Int
+                /// Creates a new `PicturePayload`.
+                ///
+                /// - Parameters:
+                ///   - file: The file `catalog export` writes it as, beside the catalog.
+                ///   - sha256: The bytes' SHA-256, 64 lowercase hexadecimal digits.
+                ///   - width:
+                ///   - height:
+                internal init(
+                    file: Swift.String,
+                    sha256: Swift.String,
+                    width: Swift.Int,
+                    height: Swift.Int
+                ) {
+                    self.file = file
+                    self.sha256 = sha256
+                    self.width = width
+                    self.height = height
+                }
+                internal enum CodingKeys: String, CodingKey {
+                    case file
+                    case sha256
+                    case width
+                    case height
+                }
+            }
+            /// What a product's or variant's `pictures` names it by, as the catalog file does.
+            ///
+            /// - Remark: Generated from `#/components/schemas/UploadedPicture/picture`.
+            internal var picture: Components.Schemas.UploadedPicture.PicturePayload
+            /// - Remark: Generated from `#/components/schemas/UploadedPicture/mediaType`.
+            internal enum MediaTypePayload: String, Codable, Hashable, Sendable, CaseIterable {
+                case imagePng = "image/png"
+                case imageJpeg = "image/jpeg"
+            }
+            /// - Remark: Generated from `#/components/schemas/UploadedPicture/mediaType`.
+            internal var mediaType: Components.Schemas.UploadedPicture.MediaTypePayload
+            /// - Remark: Generated from `#/components/schemas/UploadedPicture/bytes`.
+            internal var bytes: Swift.Int
+            /// Creates a new `UploadedPicture`.
+            ///
+            /// - Parameters:
+            ///   - picture: What a product's or variant's `pictures` names it by, as the catalog file does.
+            ///   - mediaType:
+            ///   - bytes:
+            internal init(
+                picture: Components.Schemas.UploadedPicture.PicturePayload,
+                mediaType: Components.Schemas.UploadedPicture.MediaTypePayload,
+                bytes: Swift.Int
+            ) {
+                self.picture = picture
+                self.mediaType = mediaType
+                self.bytes = bytes
+            }
+            internal enum CodingKeys: String, CodingKey {
+                case picture
+                case mediaType
+                case bytes
+            }
+        }
         /// - Remark: Generated from `#/components/schemas/CatalogProduct`.
         internal struct CatalogProduct: Codable, Hashable, Sendable {
             /// - Remark: Generated from `#/components/schemas/CatalogProduct/id`.

@@ -8354,6 +8354,391 @@ internal enum Operations {
             }
         }
     }
+    /// Keeps a product picture (PNG or JPEG, at most 8 MiB, 8,192 pixels a side, 24 megapixels); answers the reference a product or variant names it by.
+    ///
+    /// The body is the file's bytes, sent with its type. It is decoded with the shop's image library under the same limits as a catalog's picture files; a malformed, truncated or oversized picture, or one whose bytes are not the type it was sent as, is a 422 naming why. The same bytes again answer 200 with the same reference. Put the `picture` object in a product's or variant's `pictures` (PUT /v1/merchant/products/{productId}).
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/pictures`.
+    /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)`.
+    internal enum UploadPicture {
+        internal static let id: Swift.String = "uploadPicture"
+        internal struct Input: Sendable, Hashable {
+            /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/header`.
+            internal struct Headers: Sendable, Hashable {
+                internal var accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UploadPicture.AcceptableContentType>]
+                /// Creates a new `Headers`.
+                ///
+                /// - Parameters:
+                ///   - accept:
+                internal init(accept: [OpenAPIRuntime.AcceptHeaderContentType<Operations.UploadPicture.AcceptableContentType>] = .defaultValues()) {
+                    self.accept = accept
+                }
+            }
+            internal var headers: Operations.UploadPicture.Input.Headers
+            /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/requestBody`.
+            internal enum Body: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/requestBody/content/image\/png`.
+                case png(OpenAPIRuntime.HTTPBody)
+                /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/requestBody/content/image\/jpeg`.
+                case jpeg(OpenAPIRuntime.HTTPBody)
+            }
+            internal var body: Operations.UploadPicture.Input.Body
+            /// Creates a new `Input`.
+            ///
+            /// - Parameters:
+            ///   - headers:
+            ///   - body:
+            internal init(
+                headers: Operations.UploadPicture.Input.Headers = .init(),
+                body: Operations.UploadPicture.Input.Body
+            ) {
+                self.headers = headers
+                self.body = body
+            }
+        }
+        internal enum Output: Sendable, Hashable {
+            internal struct Created: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/responses/201/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// This request's id, as the server's log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/responses/201/headers/Request-Id`.
+                    internal var requestId: Components.Headers.RequestId?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - requestId: This request's id, as the server's log names it.
+                    internal init(requestId: Components.Headers.RequestId? = nil) {
+                        self.requestId = requestId
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.UploadPicture.Output.Created.Headers
+                /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/responses/201/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/responses/201/content/application\/json`.
+                    case json(Components.Schemas.UploadedPicture)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.UploadedPicture {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.UploadPicture.Output.Created.Body
+                /// Creates a new `Created`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.UploadPicture.Output.Created.Headers = .init(),
+                    body: Operations.UploadPicture.Output.Created.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The picture, kept now.
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)/responses/201`.
+            ///
+            /// HTTP response code: `201 created`.
+            case created(Operations.UploadPicture.Output.Created)
+            /// The associated value of the enum case if `self` is `.created`.
+            ///
+            /// - Throws: An error if `self` is not `.created`.
+            /// - SeeAlso: `.created`.
+            internal var created: Operations.UploadPicture.Output.Created {
+                get throws {
+                    switch self {
+                    case let .created(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "created",
+                            response: self
+                        )
+                    }
+                }
+            }
+            internal struct Ok: Sendable, Hashable {
+                /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/responses/200/headers`.
+                internal struct Headers: Sendable, Hashable {
+                    /// This request's id, as the server's log names it.
+                    ///
+                    /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/responses/200/headers/Request-Id`.
+                    internal var requestId: Components.Headers.RequestId?
+                    /// Creates a new `Headers`.
+                    ///
+                    /// - Parameters:
+                    ///   - requestId: This request's id, as the server's log names it.
+                    internal init(requestId: Components.Headers.RequestId? = nil) {
+                        self.requestId = requestId
+                    }
+                }
+                /// Received HTTP response headers
+                internal var headers: Operations.UploadPicture.Output.Ok.Headers
+                /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/responses/200/content`.
+                internal enum Body: Sendable, Hashable {
+                    /// - Remark: Generated from `#/paths/v1/merchant/pictures/POST/responses/200/content/application\/json`.
+                    case json(Components.Schemas.UploadedPicture)
+                    /// The associated value of the enum case if `self` is `.json`.
+                    ///
+                    /// - Throws: An error if `self` is not `.json`.
+                    /// - SeeAlso: `.json`.
+                    internal var json: Components.Schemas.UploadedPicture {
+                        get throws {
+                            switch self {
+                            case let .json(body):
+                                return body
+                            }
+                        }
+                    }
+                }
+                /// Received HTTP response body
+                internal var body: Operations.UploadPicture.Output.Ok.Body
+                /// Creates a new `Ok`.
+                ///
+                /// - Parameters:
+                ///   - headers: Received HTTP response headers
+                ///   - body: Received HTTP response body
+                internal init(
+                    headers: Operations.UploadPicture.Output.Ok.Headers = .init(),
+                    body: Operations.UploadPicture.Output.Ok.Body
+                ) {
+                    self.headers = headers
+                    self.body = body
+                }
+            }
+            /// The shop held these bytes already.
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)/responses/200`.
+            ///
+            /// HTTP response code: `200 ok`.
+            case ok(Operations.UploadPicture.Output.Ok)
+            /// The associated value of the enum case if `self` is `.ok`.
+            ///
+            /// - Throws: An error if `self` is not `.ok`.
+            /// - SeeAlso: `.ok`.
+            internal var ok: Operations.UploadPicture.Output.Ok {
+                get throws {
+                    switch self {
+                    case let .ok(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "ok",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request is malformed (a parameter or a cursor that cannot be read).
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)/responses/400`.
+            ///
+            /// HTTP response code: `400 badRequest`.
+            case badRequest(Components.Responses.BadRequest)
+            /// The associated value of the enum case if `self` is `.badRequest`.
+            ///
+            /// - Throws: An error if `self` is not `.badRequest`.
+            /// - SeeAlso: `.badRequest`.
+            internal var badRequest: Components.Responses.BadRequest {
+                get throws {
+                    switch self {
+                    case let .badRequest(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "badRequest",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// No token, or one that is unknown or revoked.
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)/responses/401`.
+            ///
+            /// HTTP response code: `401 unauthorized`.
+            case unauthorized(Components.Responses.Unauthorized)
+            /// The associated value of the enum case if `self` is `.unauthorized`.
+            ///
+            /// - Throws: An error if `self` is not `.unauthorized`.
+            /// - SeeAlso: `.unauthorized`.
+            internal var unauthorized: Components.Responses.Unauthorized {
+                get throws {
+                    switch self {
+                    case let .unauthorized(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unauthorized",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token's scope does not reach this endpoint.
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)/responses/403`.
+            ///
+            /// HTTP response code: `403 forbidden`.
+            case forbidden(Components.Responses.Forbidden)
+            /// The associated value of the enum case if `self` is `.forbidden`.
+            ///
+            /// - Throws: An error if `self` is not `.forbidden`.
+            /// - SeeAlso: `.forbidden`.
+            internal var forbidden: Components.Responses.Forbidden {
+                get throws {
+                    switch self {
+                    case let .forbidden(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "forbidden",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The request's body is over the server's limit.
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)/responses/413`.
+            ///
+            /// HTTP response code: `413 contentTooLarge`.
+            case contentTooLarge(Components.Responses.TooLarge)
+            /// The associated value of the enum case if `self` is `.contentTooLarge`.
+            ///
+            /// - Throws: An error if `self` is not `.contentTooLarge`.
+            /// - SeeAlso: `.contentTooLarge`.
+            internal var contentTooLarge: Components.Responses.TooLarge {
+                get throws {
+                    switch self {
+                    case let .contentTooLarge(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "contentTooLarge",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The body was read but a value in it is not allowed; `errors` names each one.
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)/responses/422`.
+            ///
+            /// HTTP response code: `422 unprocessableContent`.
+            case unprocessableContent(Components.Responses.Unprocessable)
+            /// The associated value of the enum case if `self` is `.unprocessableContent`.
+            ///
+            /// - Throws: An error if `self` is not `.unprocessableContent`.
+            /// - SeeAlso: `.unprocessableContent`.
+            internal var unprocessableContent: Components.Responses.Unprocessable {
+                get throws {
+                    switch self {
+                    case let .unprocessableContent(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "unprocessableContent",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The token made more requests than its rate allows.
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)/responses/429`.
+            ///
+            /// HTTP response code: `429 tooManyRequests`.
+            case tooManyRequests(Components.Responses.TooManyRequests)
+            /// The associated value of the enum case if `self` is `.tooManyRequests`.
+            ///
+            /// - Throws: An error if `self` is not `.tooManyRequests`.
+            /// - SeeAlso: `.tooManyRequests`.
+            internal var tooManyRequests: Components.Responses.TooManyRequests {
+                get throws {
+                    switch self {
+                    case let .tooManyRequests(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "tooManyRequests",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// The shop's database or the payment provider does not answer; try again after Retry-After seconds (an order with the same Idempotency-Key is never charged twice).
+            ///
+            /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)/responses/503`.
+            ///
+            /// HTTP response code: `503 serviceUnavailable`.
+            case serviceUnavailable(Components.Responses.Unavailable)
+            /// The associated value of the enum case if `self` is `.serviceUnavailable`.
+            ///
+            /// - Throws: An error if `self` is not `.serviceUnavailable`.
+            /// - SeeAlso: `.serviceUnavailable`.
+            internal var serviceUnavailable: Components.Responses.Unavailable {
+                get throws {
+                    switch self {
+                    case let .serviceUnavailable(response):
+                        return response
+                    default:
+                        try throwUnexpectedResponseStatus(
+                            expectedStatus: "serviceUnavailable",
+                            response: self
+                        )
+                    }
+                }
+            }
+            /// Undocumented response.
+            ///
+            /// A response with a code that is not documented in the OpenAPI document.
+            case undocumented(statusCode: Swift.Int, OpenAPIRuntime.UndocumentedPayload)
+        }
+        internal enum AcceptableContentType: AcceptableProtocol {
+            case json
+            case applicationProblemJson
+            case other(Swift.String)
+            internal init?(rawValue: Swift.String) {
+                switch rawValue.lowercased() {
+                case "application/json":
+                    self = .json
+                case "application/problem+json":
+                    self = .applicationProblemJson
+                default:
+                    self = .other(rawValue)
+                }
+            }
+            internal var rawValue: Swift.String {
+                switch self {
+                case let .other(string):
+                    return string
+                case .json:
+                    return "application/json"
+                case .applicationProblemJson:
+                    return "application/problem+json"
+                }
+            }
+            internal static var allCases: [Self] {
+                [
+                    .json,
+                    .applicationProblemJson,
+                ]
+            }
+        }
+    }
     /// Every product's stock, fewest on hand first.
     ///
     /// - Remark: HTTP `GET /v1/merchant/stock`.

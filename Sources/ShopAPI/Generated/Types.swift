@@ -147,6 +147,13 @@ internal protocol APIProtocol: Sendable {
     /// - Remark: HTTP `GET /v1/merchant/products/{productId}/history`.
     /// - Remark: Generated from `#/paths//v1/merchant/products/{productId}/history/get(getCatalogProductHistory)`.
     func getCatalogProductHistory(_ input: Operations.GetCatalogProductHistory.Input) async throws -> Operations.GetCatalogProductHistory.Output
+    /// Keeps a product picture (PNG or JPEG, at most 8 MiB, 8,192 pixels a side, 24 megapixels); answers the reference a product or variant names it by.
+    ///
+    /// The body is the file's bytes, sent with its type. It is decoded with the shop's image library under the same limits as a catalog's picture files; a malformed, truncated or oversized picture, or one whose bytes are not the type it was sent as, is a 422 naming why. The same bytes again answer 200 with the same reference. Put the `picture` object in a product's or variant's `pictures` (PUT /v1/merchant/products/{productId}).
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/pictures`.
+    /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)`.
+    func uploadPicture(_ input: Operations.UploadPicture.Input) async throws -> Operations.UploadPicture.Output
     /// Every product's stock, fewest on hand first.
     ///
     /// - Remark: HTTP `GET /v1/merchant/stock`.
@@ -573,6 +580,22 @@ extension APIProtocol {
             Operations.GetCatalogProductHistory.Input(
                 path: path,
                 headers: headers
+            ))
+    }
+    /// Keeps a product picture (PNG or JPEG, at most 8 MiB, 8,192 pixels a side, 24 megapixels); answers the reference a product or variant names it by.
+    ///
+    /// The body is the file's bytes, sent with its type. It is decoded with the shop's image library under the same limits as a catalog's picture files; a malformed, truncated or oversized picture, or one whose bytes are not the type it was sent as, is a 422 naming why. The same bytes again answer 200 with the same reference. Put the `picture` object in a product's or variant's `pictures` (PUT /v1/merchant/products/{productId}).
+    ///
+    /// - Remark: HTTP `POST /v1/merchant/pictures`.
+    /// - Remark: Generated from `#/paths//v1/merchant/pictures/post(uploadPicture)`.
+    internal func uploadPicture(
+        headers: Operations.UploadPicture.Input.Headers = .init(),
+        body: Operations.UploadPicture.Input.Body
+    ) async throws -> Operations.UploadPicture.Output {
+        try await uploadPicture(
+            Operations.UploadPicture.Input(
+                headers: headers,
+                body: body
             ))
     }
     /// Every product's stock, fewest on hand first.

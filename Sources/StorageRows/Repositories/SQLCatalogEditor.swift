@@ -31,6 +31,10 @@ public struct SQLCatalogEditor: CatalogEditing {
         return try await database.run(.writeLong, failing: CatalogEditError.storage) { connection in
             try Self.lock(on: connection)
             let outcome = try CatalogEditPlan.apply(edit, to: try Self.rows(on: connection), shop: shop, at: date)
+            if let product = outcome.incoming, !product.pictureReferences.isEmpty {
+                let missing = CatalogEditPlan.picturesNotHeld(by: product, held: Set(try PicturesMigration.held(on: connection).keys))
+                guard missing.isEmpty else { throw CatalogEditError.invalid(missing) }
+            }
             try Self.save(outcome.rows, outcome.entries, on: connection)
             try tables.rebuild(outcome.catalog, on: connection)
             return outcome.changed.editable
