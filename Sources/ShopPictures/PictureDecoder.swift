@@ -38,7 +38,8 @@ public struct PictureLimits: Hashable, Sendable {
 
     /// What a catalog import and an upload accept: a camera's photograph, not a poster's print file.
     public static let upload = PictureLimits(
-        maximumBytes: CatalogLoader.maximumPictureBytes, maximumSide: CatalogLoader.maximumPictureSide, maximumPixels: 24_000_000, maximumDecode: .seconds(3))
+        maximumBytes: CatalogLoader.maximumPictureBytes, maximumSide: CatalogLoader.maximumPictureSide, maximumPixels: 24_000_000,
+        maximumDecode: .seconds(3))
 
     /// What a session decodes to draw: an accepted picture, scaled to 480 pixels, more than the largest box in cells.
     public static let display = PictureLimits(
@@ -50,6 +51,8 @@ public struct PictureLimits: Hashable, Sendable {
 public struct PictureRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     public enum Reason: String, Sendable {
         case unknownFormat, tooManyBytes, tooManyPixels, malformed, truncated, tooSlow, noMemory
+        /// A PNG sent as a JPEG, or the other way: what the sender said is not what the bytes are.
+        case notAsSent
     }
     public var reason: Reason
     /// The check's or the library's own words.
@@ -67,6 +70,7 @@ public struct PictureRefusal: Error, Hashable, Sendable, CustomStringConvertible
         case .malformed: "damaged: \(detail)"
         case .truncated: "cut short: \(detail)"
         case .noMemory: "could not be decoded: out of memory"
+        case .notAsSent: "not what it was sent as: \(detail)"
         }
     }
 }

@@ -22,7 +22,7 @@ public enum PictureUpload {
         }
         let decoded = try PictureDecoder.decode(bytes, limits: .upload)
         if let declared, PictureFormat(mediaType: declared) != decoded.format {
-            throw PictureRefusal(.unknownFormat, "the bytes are \(decoded.format.mediaType), sent as \(declared.prefix(60))")
+            throw PictureRefusal(.notAsSent, "the bytes are \(decoded.format.mediaType), sent as \(declared.prefix(60))")
         }
         return StoredPicture(
             digest: known ?? digest(bytes), mediaType: decoded.format.mediaType, width: decoded.sourceWidth, height: decoded.sourceHeight,

@@ -114,12 +114,24 @@ public enum CatalogEditPlan {
             catalog: catalog, incoming: incoming)
     }
 
-    /// The pictures `product` names that the shop does not hold, each as `pictures[0]: …` or
-    /// `variants[1].pictures[0]: …`: an edit names kept pictures only (uploaded first, or from an imported file).
+    /// The pictures a stored document names, its variants' too: each kept one by its digest, one never read (a file
+    /// name alone, as a catalog imported without its pictures' files leaves it) by its file.
+    public static func pictureDigests(in document: String) -> Set<String> {
+        guard let product = (try? JSONParser.parse(Array(document.utf8)))?.objectValue else { return [] }
+        func digests(_ value: JSONValue?) -> [String] {
+            value?.arrayValue?.compactMap { $0.stringValue ?? $0.objectValue?["sha256"]?.stringValue } ?? []
+        }
+        let variants = product["variants"]?.arrayValue ?? []
+        return Set(digests(product["pictures"]) + variants.flatMap { digests($0.objectValue?["pictures"]) })
+    }
+
+    /// The pictures `product` names that are not in `held` (digests, and the files of pictures named but never read),
+    /// each as `pictures[0]: …` or `variants[1].pictures[0]: …`: an edit names kept pictures only (uploaded first, or
+    /// from an imported file).
     public static func picturesNotHeld(by product: Product, held: Set<String>) -> [String] {
         func missing(_ pictures: [PictureReference], at path: String) -> [String] {
             pictures.enumerated().compactMap { index, picture in
-                picture.isStored && held.contains(picture.digest)
+                held.contains(picture.isStored ? picture.digest : picture.file)
                     ? nil
                     : "\(path)pictures[\(index)]: \(picture.file): no such picture in the shop; upload it first "
                         + "(POST /v1/merchant/pictures, or `storefront catalog picture FILE`)"

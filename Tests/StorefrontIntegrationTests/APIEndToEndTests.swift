@@ -144,13 +144,21 @@ struct HTTPClient {
         var json: [String: Any]
     }
 
-    func send(_ method: String, _ path: String, token: String? = nil, json: String? = nil, headers: [String: String] = [:]) async throws -> Reply {
+    /// Sends `json`, or `body` as `bodyType` (a file's bytes).
+    func send(
+        _ method: String, _ path: String, token: String? = nil, json: String? = nil, body: Data? = nil, bodyType: String? = nil,
+        headers: [String: String] = [:]
+    ) async throws -> Reply {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         if let json {
             request.httpBody = Data(json.utf8)
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        if let body {
+            request.httpBody = body
+            request.setValue(bodyType, forHTTPHeaderField: "Content-Type")
         }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)

@@ -30,9 +30,14 @@ public struct SQLCatalogEditor: CatalogEditing {
         let (shop, tables) = (shop, tables)
         return try await database.run(.writeLong, failing: CatalogEditError.storage) { connection in
             try Self.lock(on: connection)
-            let outcome = try CatalogEditPlan.apply(edit, to: try Self.rows(on: connection), shop: shop, at: date)
+            let before = try Self.rows(on: connection)
+            let outcome = try CatalogEditPlan.apply(edit, to: before, shop: shop, at: date)
             if let product = outcome.incoming, !product.pictureReferences.isEmpty {
-                let missing = CatalogEditPlan.picturesNotHeld(by: product, held: Set(try PicturesMigration.held(on: connection).keys))
+                // What the product named before stands (an edit of its name does not answer for its pictures); what it
+                // names anew must be held.
+                let named = before.first { $0.id == edit.productID.rawValue }.map { CatalogEditPlan.pictureDigests(in: $0.document) } ?? []
+                let held = named.union(try PicturesMigration.held(on: connection).keys)
+                let missing = CatalogEditPlan.picturesNotHeld(by: product, held: held)
                 guard missing.isEmpty else { throw CatalogEditError.invalid(missing) }
             }
             try Self.save(outcome.rows, outcome.entries, on: connection)

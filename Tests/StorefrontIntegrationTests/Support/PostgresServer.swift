@@ -1,5 +1,6 @@
 import Foundation
 import LiveObjects
+import ShopBootstrap
 import ShopBundledCatalog
 import ShopModels
 import ShopSandbox
@@ -86,8 +87,10 @@ final class PostgresServer: @unchecked Sendable {
         let database = try PostgresDatabase.connect(try PostgresLocation.parse(url, environment: [:]), pool: .command)
         defer { database.close() }
         try await database.migrate()
-        _ = try await PostgresCatalogImport.importCatalog(
-            try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), contentHash: "bundled", into: database)
+        // With its pictures, as the shop imports the bundled catalog: every reference then names bytes the shop holds.
+        let resolved = try BundledPictures.catalogImport.resolve(
+            try CatalogLoader.load(data: Data(BundledCatalog.json.utf8), source: "bundled"), held: [:])
+        _ = try await PostgresCatalogImport.importCatalog(resolved.catalog, pictures: resolved.pictures, contentHash: "bundled", into: database)
         return url
     }
 
