@@ -53,7 +53,8 @@ struct PictureUploadTests {
                 "variants[0].pictures[0]: pictures/b.png: no such picture in the shop; upload it first (POST /v1/merchant/pictures, or `storefront catalog picture FILE`)",
             ])
         // What the stored document named before stands: kept pictures by digest, never-read ones by file.
-        let before = #"{"id": "x", "pictures": [{"file": "pictures/b.png", "sha256": "\#(unheld.digest)", "width": 4, "height": 3}, "pictures/c.png"]}"#
+        let before =
+            #"{"id": "x", "pictures": [{"file": "pictures/b.png", "sha256": "\#(unheld.digest)", "width": 4, "height": 3}, "pictures/c.png"]}"#
         let named = CatalogEditPlan.pictureDigests(in: before)
         #expect(named == [unheld.digest, "pictures/c.png"])
         #expect(CatalogEditPlan.picturesNotHeld(by: product, held: named.union([held.digest])).isEmpty)

@@ -43,9 +43,12 @@ public enum CatalogCheck {
     public struct CartReview: Equatable, Sendable {
         public var withdrawn: Set<ProductID> = []
         public var changes: [PriceChange] = []
-        public init(withdrawn: Set<ProductID> = [], changes: [PriceChange] = []) {
+        /// Each line's picture by its stock key, where it has one: the variant's own, else the product's first.
+        public var pictures: [ProductID: PictureReference] = [:]
+        public init(withdrawn: Set<ProductID> = [], changes: [PriceChange] = [], pictures: [ProductID: PictureReference] = [:]) {
             self.withdrawn = withdrawn
             self.changes = changes
+            self.pictures = pictures
         }
     }
 
@@ -53,23 +56,27 @@ public enum CatalogCheck {
     public static func review(_ lines: [CartLine], in catalog: any CatalogRepository) async throws -> CartReview {
         var review = CartReview()
         for line in lines {
-            guard let price = try await price(of: line, in: catalog) else {
+            guard let (price, picture) = try await sold(line, in: catalog) else {
                 review.withdrawn.insert(line.stockKey)
                 continue
             }
             if price != line.unitPrice {
                 review.changes.append(PriceChange(stockKey: line.stockKey, name: line.name, was: line.unitPrice, now: price))
             }
+            if let picture { review.pictures[line.stockKey] = picture }
         }
         return review
     }
 
-    /// What the catalog sells `line` at now; nil when it no longer sells it.
-    static func price(of line: CartLine, in catalog: any CatalogRepository) async throws -> Money? {
+    /// What the catalog sells `line` at now, and its picture (kept ones only); nil when it no longer sells it.
+    static func sold(_ line: CartLine, in catalog: any CatalogRepository) async throws -> (Money, PictureReference?)? {
         guard let product = try await catalog.product(id: line.productID) else { return nil }
-        if let chosen = line.variant { return product.variants.first { $0.sku == chosen.sku }?.price }
+        if let chosen = line.variant {
+            guard let variant = product.variants.first(where: { $0.sku == chosen.sku }) else { return nil }
+            return (variant.price, product.pictures(for: variant).first { $0.isStored })
+        }
         // A product that has variants now is bought as one of them: the plain line is no longer sold.
-        return product.variants.isEmpty ? product.price : nil
+        return product.variants.isEmpty ? (product.price, product.pictures.first { $0.isStored }) : nil
     }
 
     /// `lines` against `catalog` now: withdrawn lines first, then prices.
@@ -78,7 +85,7 @@ public enum CatalogCheck {
         var current: [CartLine] = []
         var changes: [PriceChange] = []
         for line in lines {
-            guard let price = try await price(of: line, in: catalog) else {
+            guard let (price, _) = try await sold(line, in: catalog) else {
                 withdrawn.append(line.name)
                 continue
             }

@@ -11,7 +11,10 @@ extension Layout {
             p.put(p.tr("Press s to browse the shop."), column: 2, row: body.top + 2, style: Style(.dim))
             return
         }
-        let width = min(body.width - 2, 96)
+        // On a wide terminal the selected line's picture stands beside the lines, whenever some line has one (so the
+        // lines keep their width as the selection moves).
+        let pane = p.pictures.showsPictures && body.width >= 100 && !cart.pictures.isEmpty ? min(40, body.width / 3) : 0
+        let width = min(body.width - 2 - (pane > 0 ? pane + 3 : 0), 96)
         let left = 1
         let showsUnit = width >= 60
         let totalColumn = left + width
@@ -43,6 +46,9 @@ extension Layout {
             p.putRight("\(line.quantity)", end: quantityEnd, row: row, style: style)
             p.putRight(p.money(line.total), end: totalColumn, row: row, style: isSelected ? style : Style(.price))
         }
+        if pane > 0 {
+            drawLinePicture(cart, column: left + width + 3, top: body.top + 1, columns: pane, rows: lineRows, &p)
+        }
         let totals = cart.totals
         let labelColumn = max(left + 2, totalColumn - 34)
         let top = body.bottom - totalsRows
@@ -55,6 +61,24 @@ extension Layout {
         ]
         for (offset, row) in rows.enumerated() {
             p.putSpread(row.0, row.1, column: labelColumn, row: top + offset, width: totalColumn - labelColumn, leftStyle: row.2, rightStyle: row.2)
+        }
+    }
+
+    /// The selected line's picture at `column`, in at most `columns` × `rows` cells, a border before it; the pictures of
+    /// the lines a key away are asked for at the same box, so a move finds them drawn.
+    private static func drawLinePicture(_ cart: CartScreenState, column: Int, top: Int, columns: Int, rows: Int, _ p: inout Painter) {
+        p.verticalLine(column: column - 2, rows: top..<(top + rows), style: Style(.border))
+        func slot(_ index: Int) -> PictureSlot? {
+            guard cart.lines.indices.contains(index), let picture = cart.pictures[cart.lines[index].stockKey],
+                let box = PictureSlot.fitting(picture, columns: columns, rows: rows)
+            else { return nil }
+            return PictureSlot(digest: picture.digest, column: column, row: top, columns: box.columns, rows: box.rows)
+        }
+        if let shown = slot(cart.selectedIndex) {
+            p.reservePicture(shown.digest, column: shown.column, row: shown.row, columns: shown.columns, rows: shown.rows)
+        }
+        for offset in [1, -1] {
+            if let hint = slot(cart.selectedIndex + offset) { p.frame.pictureHints.append(hint) }
         }
     }
 }

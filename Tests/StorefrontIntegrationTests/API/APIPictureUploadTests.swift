@@ -18,7 +18,9 @@ import Testing
 struct APIPictureUploadTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
-    static var mugPNG: [UInt8] { Array(FileManager.default.contents(atPath: repository.appending(path: "assets/pictures/mug-stdout.png").path) ?? Data()) }
+    static var mugPNG: [UInt8] {
+        Array(FileManager.default.contents(atPath: repository.appending(path: "assets/pictures/mug-stdout.png").path) ?? Data())
+    }
     static var duckJPEG: [UInt8] {
         Array(FileManager.default.contents(atPath: repository.appending(path: "Tests/StorefrontTests/PictureFixtures/duck.jpg").path) ?? Data())
     }
@@ -55,9 +57,12 @@ struct APIPictureUploadTests {
             #expect(duck.status == .created && duck.json["mediaType"] as? String == "image/jpeg", "\(duck.text)")
 
             // The product names the picture as the upload answered it; the shop sells it with it.
-            let reference = String(decoding: try JSONSerialization.data(withJSONObject: picture, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
-            let tee = #"{"product": {"id": "tee-mug", "name": "Mug Tee", "summary": "A tee.", "description": "Cotton.", "price": 2400, "pictures": [PICTURE]}}"#
-            let made = try await client.call(.post, "/v1/merchant/products", token: merchant, json: tee.replacingOccurrences(of: "PICTURE", with: reference))
+            let reference = String(
+                decoding: try JSONSerialization.data(withJSONObject: picture, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+            let tee =
+                #"{"product": {"id": "tee-mug", "name": "Mug Tee", "summary": "A tee.", "description": "Cotton.", "price": 2400, "pictures": [PICTURE]}}"#
+            let made = try await client.call(
+                .post, "/v1/merchant/products", token: merchant, json: tee.replacingOccurrences(of: "PICTURE", with: reference))
             #expect(made.status == .created, "\(made.text)")
             let sold = try await api.storage.catalog.product(id: ProductID("tee-mug"))
             #expect(sold?.pictures.map(\.digest) == [digest], "the shop's product names the picture")
@@ -88,7 +93,8 @@ struct APIPictureUploadTests {
             let bomb = try await refusal(Fixtures.png(width: 50_000, height: 50_000), as: "image/png")
             #expect(bomb.0 == .unprocessableContent && bomb.1.hasPrefix("The picture is too large"), "\(bomb)")
             let cut = try await refusal(Array(Self.duckJPEG.prefix(Self.duckJPEG.count / 2)), as: "image/jpeg")
-            #expect(cut.0 == .unprocessableContent && cut.1.hasPrefix("The picture is cut short") || cut.1.hasPrefix("The picture is damaged"), "\(cut)")
+            #expect(
+                cut.0 == .unprocessableContent && cut.1.hasPrefix("The picture is cut short") || cut.1.hasPrefix("The picture is damaged"), "\(cut)")
             let disguised = try await refusal(Self.duckJPEG, as: "image/png")
             #expect(disguised.0 == .unprocessableContent && disguised.1.contains("the bytes are image/jpeg, sent as image/png"), "\(disguised)")
             let noise = try await refusal((0..<4_000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }, as: "image/png")

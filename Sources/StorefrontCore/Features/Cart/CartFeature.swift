@@ -14,6 +14,9 @@ public struct CartScreenState: Equatable, Sendable {
     public var canBuyNow = false
     /// The stock keys of lines the catalog no longer sells: marked on the screen, refused at Pay.
     public var withdrawn: Set<ProductID> = []
+    /// The lines' pictures by stock key, as last checked: the selected line's is shown beside the lines on a wide
+    /// terminal.
+    public var pictures: [ProductID: PictureReference] = [:]
     public init(totals: CartTotals) { self.totals = totals }
 }
 
@@ -56,6 +59,8 @@ public enum CartFeature {
         public var isStockCheckInFlight = false
         /// The lines the catalog no longer sells, as last checked (on restoring the cart, and on showing it).
         public var withdrawn: Set<ProductID> = []
+        /// The lines' pictures by stock key, as last checked.
+        public var pictures: [ProductID: PictureReference] = [:]
 
         public init(currency: Currency) {
             cart = Cart(currency: currency)
@@ -134,6 +139,7 @@ public enum CartFeature {
         case .catalogChecked(let customer, let review):
             guard customer == state.customerID else { return .none }
             state.withdrawn = review.withdrawn
+            state.pictures = review.pictures
             // Today's prices go into the cart (and are saved with it), where the line still has the price checked; the
             // shopper is told each change here, before the sheet, as the sheet would tell it at Pay.
             var told: [String] = []
@@ -253,6 +259,8 @@ public enum CartFeature {
         let shipping = estimate.methods.first
         state.screen.lines = cart.lines
         state.screen.withdrawn = state.withdrawn.intersection(cart.lines.map(\.stockKey))
+        let keys = Set(cart.lines.map(\.stockKey))
+        state.screen.pictures = state.pictures.filter { keys.contains($0.key) }
         let totals = cart.totals(shipping: shipping, tax: estimate.tax)
         state.screen.totals = totals
         state.screen.taxLabel = estimate.tax.summaryWords
