@@ -76,6 +76,38 @@ struct ProductPictureJourneyTests {
         #expect(reopened.status == 0, "\(reopened.stderr)")
     }
 
+    /// The cart at 130x34 in a 256-colour terminal: the selected line's picture right of the lines, and the next
+    /// line's once the selection moves.
+    @Test func theCartShowsTheSelectedLinesPicture() throws {
+        let binary = try BuiltProduct.requireStorefront()
+        let terminal = try TmuxTerminal(columns: 130, rows: 34, environment: ["NO_COLOR": ""])
+        try terminal.type("'\(binary)' --data-dir '\(terminal.directory.path)/data'")
+        try terminal.waitUntil("the list") { $0.contains("stdout Mug") }
+        try terminal.press("a")
+        try terminal.press("Down")
+        try terminal.press("a")
+        try terminal.press("c")
+        func pictureCells() throws -> Int {
+            let coloured = try terminal.tmux(["capture-pane", "-p", "-e", "-t", "main"])
+            // Right of the lines: every row's last 40 columns hold the picture's block symbols in their own colours.
+            return coloured.split(separator: "\n").dropFirst(3).prefix(20).joined().components(separatedBy: "48;5;").count - 1
+        }
+        let screen = try terminal.waitUntil("the cart with its picture") { screen in
+            screen.contains("Your cart") && screen.contains("2 lines")
+                && screen.split(separator: "\n").dropFirst(3).prefix(20).contains { line in
+                    line.unicodeScalars.suffix(42).contains { (0x2580...0x259F).contains($0.value) }
+                }
+        }
+        #expect(try pictureCells() > 20, "\(screen)")
+        let first = try terminal.tmux(["capture-pane", "-p", "-t", "main"])
+        try terminal.press("Down")
+        let moved = try terminal.waitUntil("the mug's picture") { screen in
+            screen != first && screen.contains("› stdout Mug")
+        }
+        #expect(moved.split(separator: "\n").dropFirst(3).prefix(20).contains { $0.unicodeScalars.suffix(42).contains { (0x2580...0x259F).contains($0.value) } })
+        try terminal.press("q")
+    }
+
     @Test func theProductPageShowsAColourMosaicAndTheArtWithoutColour() throws {
         let binary = try BuiltProduct.requireStorefront()
         for (environment, mosaic) in [("", true), ("NO_COLOR=1 ", false), ("STOREFRONT_PICTURES=art ", false)] {
