@@ -136,6 +136,9 @@ public final class WebFront: Sendable {
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 origins.set.withLock { if $0.isEmpty { $0 = Set(WebOrigin.loopback(port: port)) } }
+                // The page's files gzipped and its inline parts hashed now, on a thread of their own, so the first
+                // visitor does not wait for them.
+                Thread.detachNewThread { _ = (WebAsset.all.count, WebPage.contentSecurityPolicy) }
                 await listening(port)
             },
             logger: quiet

@@ -104,7 +104,10 @@ struct ProductPictureJourneyTests {
         let moved = try terminal.waitUntil("the mug's picture") { screen in
             screen != first && screen.contains("› stdout Mug")
         }
-        #expect(moved.split(separator: "\n").dropFirst(3).prefix(20).contains { $0.unicodeScalars.suffix(42).contains { (0x2580...0x259F).contains($0.value) } })
+        #expect(
+            moved.split(separator: "\n").dropFirst(3).prefix(20).contains {
+                $0.unicodeScalars.suffix(42).contains { (0x2580...0x259F).contains($0.value) }
+            })
         try terminal.press("q")
     }
 
