@@ -1,5 +1,6 @@
 import ShopApplication
 import ShopModels
+import ShopPictures
 import ShopPorts
 import StorefrontCore
 
@@ -14,7 +15,8 @@ extension ShopStorage {
         var dependencies = StorefrontDependencies(
             catalog: catalog, orderHistory: orders, paymentAuthorization: paymentAuthorization, paymentProvider: provider, merchantBackend: backend,
             featureFlags: featureFlags, ids: ids, carts: carts, accounts: accounts, qrCodes: qrCodes, clock: clock, backOffice: backOffice,
-            console: console, mail: outbox, catalogDesk: console == .shop ? nil : CatalogDesk(editor: catalogEditor, dates: dates),
+            console: console, mail: outbox,
+            catalogDesk: console == .shop ? nil : CatalogDesk(editor: catalogEditor, dates: dates, pictures: KeptPictureIntake(store: pictures)),
             discounts: discounts, subscriptions: ShopperSubscriptions(store: subscriptions, dates: dates))
         if console != .shop { dependencies.customers = customerDirectory }
         dependencies.pictures = pictureMosaics

@@ -101,25 +101,18 @@ public enum CatalogCommands {
     public static func keepPicture(
         _ path: FilePath, configuration: ShopConfiguration, environment: [String: String] = ProcessInfo.processInfo.environment
     ) async throws {
-        let read: [UInt8]?
-        do throws(CatalogPictureReadFailure) {
-            read = try CatalogPictureImport.readFile(URL(fileURLWithPath: path.string))
-        } catch {
-            complain("\(path): \(error.message)")
-            throw ExitCodes.dataError
-        }
-        guard let bytes = read else {
-            complain("\(path): no such file")
-            throw ExitCodes.noInput
-        }
         let storage = try await ShopStorage.openForMerchant(configuration: configuration, environment: environment)
         defer { storage.close() }
         let taken: PictureIntakeResult
         do {
-            taken = try await KeptPictureIntake(store: storage.pictures).take(bytes, declared: nil)
+            taken = try await KeptPictureIntake(store: storage.pictures).take(file: path.string)
         } catch {
-            complain("\(path): \(error.message)")
-            throw error.isStorage ? ExitCodes.ioError : ExitCodes.dataError
+            complain(error.message.hasPrefix(path.string) ? error.message : "\(path): \(error.message)")
+            switch error.reason {
+            case .noSuchFile: throw ExitCodes.noInput
+            case .storage: throw ExitCodes.ioError
+            case .refused: throw ExitCodes.dataError
+            }
         }
         let reference = taken.reference
         let line = try JSONSerialization.data(withJSONObject: CatalogWriter.pictureField(reference), options: [.sortedKeys, .withoutEscapingSlashes])

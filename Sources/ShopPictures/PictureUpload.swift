@@ -63,7 +63,18 @@ public struct KeptPictureIntake: PictureIntake {
             return PictureIntakeResult(
                 reference: PictureUpload.reference(picture), mediaType: picture.mediaType, byteCount: bytes.count, isNew: isNew)
         } catch {
-            throw PictureIntakeRefusal("The picture could not be kept: \(error)", isStorage: true)
+            throw PictureIntakeRefusal("The picture could not be kept: \(error)", reason: .storage)
         }
+    }
+
+    public func take(file path: String) async throws(PictureIntakeRefusal) -> PictureIntakeResult {
+        let read: [UInt8]?
+        do throws(CatalogPictureReadFailure) {
+            read = try CatalogPictureImport.readFile(URL(fileURLWithPath: path))
+        } catch {
+            throw PictureIntakeRefusal("\(path): \(error.message)")
+        }
+        guard let bytes = read else { throw PictureIntakeRefusal("\(path): no such file", reason: .noSuchFile) }
+        return try await take(bytes, declared: nil)
     }
 }

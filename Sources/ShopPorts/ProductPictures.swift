@@ -76,6 +76,8 @@ public protocol PictureStoring: Sendable {
 public protocol PictureIntake: Sendable {
     /// Checks `bytes` (sent as the media type `declared`, where the sender named one) and keeps them.
     func take(_ bytes: [UInt8], declared: String?) async throws(PictureIntakeRefusal) -> PictureIntakeResult
+    /// Reads the file at `path` on this machine (a regular file, its size checked before it is read), then as `take`.
+    func take(file path: String) async throws(PictureIntakeRefusal) -> PictureIntakeResult
 }
 
 /// A picture taken: how a catalog names it, its type and size, and whether the shop held those bytes before.
@@ -93,13 +95,21 @@ public struct PictureIntakeResult: Hashable, Sendable {
     }
 }
 
-/// Why a picture was not taken, in words for the sender; `isStorage` when it was fine but could not be kept.
+/// Why a picture was not taken, in words for the sender.
 public struct PictureIntakeRefusal: Error, Hashable, Sendable {
+    public enum Reason: Sendable, Hashable {
+        /// The picture itself: too large, damaged, not a PNG or JPEG, not what it was sent as.
+        case refused
+        case noSuchFile
+        /// It was fine but could not be kept.
+        case storage
+    }
     public var message: String
-    public var isStorage: Bool
-    public init(_ message: String, isStorage: Bool = false) {
+    public var reason: Reason
+    public var isStorage: Bool { reason == .storage }
+    public init(_ message: String, reason: Reason = .refused) {
         self.message = message
-        self.isStorage = isStorage
+        self.reason = reason
     }
 }
 

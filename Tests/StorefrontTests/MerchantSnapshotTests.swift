@@ -49,7 +49,7 @@ struct MerchantSnapshotTests {
         let driver = await ScriptedDriver(stack: stack, size: size)
         try await driver.press("4")
         try await driver.press("n")
-        for value in ["tee-pipes", "Pipes Tee", "A tee with a pipe on it.", "Heavy cotton.", "24.00", "tee", "Size: S, M; Colour: Black, White"] {
+        for value in ["tee-pipes", "Pipes Tee", "A tee with a pipe on it.", "Heavy cotton.", "24.00", "tee", "Size: S, M; Colour: Black, White", ""] {
             await driver.type(value)
             try await driver.press("enter")
         }

@@ -75,10 +75,13 @@ public struct StorefrontDependencies: Sendable {
 public struct CatalogDesk: Sendable {
     public var editor: any CatalogEditing
     public var dates: DateSource
+    /// Where the form's picture files are checked and kept; nil where the console takes none.
+    public var pictures: (any PictureIntake)?
 
-    public init(editor: any CatalogEditing, dates: DateSource) {
+    public init(editor: any CatalogEditing, dates: DateSource, pictures: (any PictureIntake)? = nil) {
         self.editor = editor
         self.dates = dates
+        self.pictures = pictures
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import ShopModels
+import ShopPictures
 import ShopPorts
 import StorageRows
 import StorageSQLite
@@ -41,7 +42,7 @@ struct CatalogConsoleTests {
         try await admin.press("n")
         try await fill(
             admin,
-            ["tee-pipes", "Pipes Tee", "A tee with a pipe on it.", "Heavy cotton.", "24.00", "tee, cotton", "Size: S, M; Colour: Black, White"])
+            ["tee-pipes", "Pipes Tee", "A tee with a pipe on it.", "Heavy cotton.", "24.00", "tee, cotton", "Size: S, M; Colour: Black, White", ""])
         #expect(admin.state.screen == .merchantCatalog, "\(admin.state.form?.fields.compactMap(\.error) ?? [])")
         #expect(admin.state.notice?.text == "Pipes Tee is on sale, last in the shop.")
         let made = try #require(admin.state.merchant?.catalog.products.last)
@@ -70,10 +71,10 @@ struct CatalogConsoleTests {
         try await ada.press("enter")
         try await bo.press("enter")
         await bo.type(" XL")
-        try await bo.press("tab,tab,tab,tab,tab,enter")
+        try await bo.press("tab,tab,tab,tab,tab,tab,enter")
         #expect(bo.state.notice?.text == "Saved stdout Mug XL, version 2: the shop shows it at its next screen.")
         await ada.type(" Mini")
-        try await ada.press("tab,tab,tab,tab,tab,enter")
+        try await ada.press("tab,tab,tab,tab,tab,tab,enter")
         #expect(ada.state.screen == .form, "the form stays, with what was typed")
         #expect(
             ada.state.form?.status
@@ -100,10 +101,37 @@ struct CatalogConsoleTests {
         #expect(admin.state.merchant?.catalog.history.map(\.action) == ["publish", "archive", "unpublish"])
     }
 
+    /// The form's picture field: a file on this machine, checked as every picture is, kept and put first; a bad one is
+    /// the field's problem and nothing is saved.
+    @Test func aPictureFileNamedInTheFormIsKeptAndPutFirst() async throws {
+        let admin = await console("local:ada")
+        try await admin.press("4,down,enter")
+        #expect(admin.state.form?.fields.last?.id == "picture")
+        #expect(admin.state.form?.fields.last?.hint == "now pictures/mug-stdout.png; a PNG or JPEG file here to put first")
+        let mugBefore = try #require(try await shopStack.catalog.product(id: "mug-stdout"))
+        try await admin.press("tab,tab,tab,tab,tab,tab")
+        await admin.type("/no/such/duck.png")
+        try await admin.press("enter")
+        #expect(admin.state.screen == .form)
+        #expect(
+            admin.state.form?.fields.last?.error?.description == "picture: /no/such/duck.png: no such file", "\(admin.state.form?.fields.last as Any)"
+        )
+        #expect(try await shopStack.catalog.product(id: "mug-stdout") == mugBefore, "nothing saved")
+
+        for _ in 0..<"/no/such/duck.png".count { try await admin.press("backspace") }
+        await admin.type(PictureDecoderTests.fixtures.appending(path: "duck.jpg").path)
+        try await admin.press("enter")
+        #expect(admin.state.notice?.text == "Saved stdout Mug, version 2: the shop shows it at its next screen.", "\(admin.state.form as Any)")
+        let mug = try #require(try await shopStack.catalog.product(id: "mug-stdout"))
+        let duck = PictureUpload.digest(PictureDecoderTests.duckJPEG)
+        #expect(mug.pictures.map(\.digest) == [duck] + mugBefore.pictures.map(\.digest), "the duck first, the mug's own kept")
+        #expect(try await shopStack.storage.pictures.picture(digest: duck)?.mediaType == "image/jpeg")
+    }
+
     @Test func aProductsProblemsAreToldByTheirFields() async throws {
         let admin = await console("local:ada")
         try await admin.press("4,n")
-        try await fill(admin, ["bad id!", "", "", "", "twelve", "", "Size S"])
+        try await fill(admin, ["bad id!", "", "", "", "twelve", "", "Size S", ""])
         let errors = Dictionary(uniqueKeysWithValues: (admin.state.form?.fields ?? []).compactMap { field in field.error.map { (field.id, $0) } })
         #expect(
             errors == [
@@ -118,7 +146,7 @@ struct CatalogConsoleTests {
         await admin.type("12")
         try await admin.press("tab,tab")
         for _ in 0..<6 { try await admin.press("backspace") }
-        try await admin.press("enter")
+        try await admin.press("enter,enter")
         // The form's own checks pass; the catalog's find the name and description missing, by their fields.
         #expect(admin.state.form?.status == nil, "\(admin.state.form?.status ?? "")")
         #expect(

@@ -71,8 +71,9 @@ extension MerchantFeature {
             state.shell.form?.isBusy = true
             state.shell.form?.status = "Saving…"
             state.shell.form?.isStatusError = false
-            if let editing { return edit(&state, editing.id, .update(document: document), version: editing.version, env) }
-            return edit(&state, ProductID(form.value("id").trimmingCharacters(in: .whitespaces)), .create(document: document), version: nil, env)
+            let id = editing?.id ?? ProductID(form.value("id").trimmingCharacters(in: .whitespaces))
+            let picture = form.value("picture").trimmingCharacters(in: .whitespaces)
+            return editDocument(&state, id, document, creating: editing == nil, version: editing?.version, picture: picture, env)
         }
     }
 
@@ -81,12 +82,39 @@ extension MerchantFeature {
     ) -> Effect {
         guard let desk = env.dependencies.catalogDesk else { return .none }
         let edit = CatalogEdit(productID: id, change: change, expectedVersion: version, actor: state.console.merchantName)
+        return .run(id: .merchantChange) { send in await apply(edit, desk, send) }
+    }
+
+    /// The form's document saved. Order of effects: the picture file named (if any) read, checked and kept → the
+    /// document names it first → the editor applies the change. A refused picture is the picture field's problem, and
+    /// nothing is saved.
+    private static func editDocument(
+        _ state: inout State, _ id: ProductID, _ document: String, creating: Bool, version: Int?, picture: String, _ env: ShopEnvironment
+    ) -> Effect {
+        guard let desk = env.dependencies.catalogDesk else { return .none }
+        let actor = state.console.merchantName
         return .run(id: .merchantChange) { send in
-            do throws(CatalogEditError) {
-                send(.merchant(.catalogEdited(.success(try await desk.editor.apply(edit, at: desk.dates.now())))))
-            } catch {
-                send(.merchant(.catalogEdited(.failure(error))))
+            var document = document
+            if !picture.isEmpty {
+                guard let intake = desk.pictures else {
+                    return send(.merchant(.catalogEdited(.failure(.invalid(["picture: this console keeps no pictures"])))))
+                }
+                do throws(PictureIntakeRefusal) {
+                    document = ProductDocumentForm.naming(try await intake.take(file: picture).reference, first: document)
+                } catch {
+                    return send(.merchant(.catalogEdited(.failure(.invalid(["picture: \(error.message)"])))))
+                }
             }
+            let change: CatalogEdit.Change = creating ? .create(document: document) : .update(document: document)
+            await apply(CatalogEdit(productID: id, change: change, expectedVersion: version, actor: actor), desk, send)
+        }
+    }
+
+    private static func apply(_ edit: CatalogEdit, _ desk: CatalogDesk, _ send: Send) async {
+        do throws(CatalogEditError) {
+            send(.merchant(.catalogEdited(.success(try await desk.editor.apply(edit, at: desk.dates.now())))))
+        } catch {
+            send(.merchant(.catalogEdited(.failure(error))))
         }
     }
 
@@ -119,7 +147,9 @@ extension MerchantFeature {
                 var errors: [String: String] = [:]
                 for problem in problems {
                     let field = String(problem.prefix { $0 != ":" && $0 != "[" && $0 != "." })
-                    let id = ProductDocumentForm.fieldIDs.contains(field) ? field : field == "variants" ? "options" : "name"
+                    let id =
+                        ProductDocumentForm.fieldIDs.contains(field)
+                        ? field : field == "variants" ? "options" : field == "pictures" ? "picture" : "name"
                     errors[id] = errors[id].map { $0 + " " + problem } ?? problem
                 }
                 state.shell.form?.showFieldErrors(errors.mapValues(Localized.lookup))

@@ -5,7 +5,7 @@ import ShopPorts
 /// The console's product form: its fields read from a product's document, and the document its fields make. Fields the
 /// form does not show (art, each variant's own price, weight and SKU) are kept from the document it edits.
 enum ProductDocumentForm {
-    static let fieldIDs = ["id", "name", "summary", "description", "price", "tags", "options"]
+    static let fieldIDs = ["id", "name", "summary", "description", "price", "tags", "options", "picture"]
 
     /// The form for `product` (nil: a new product, with its id to type).
     static func make(_ product: EditableProduct?, currency: Currency) -> FormState {
@@ -13,6 +13,7 @@ enum ProductDocumentForm {
         func text(_ key: String) -> String { fields[key]?.stringValue ?? "" }
         let price = fields["price"]?.integerValue.map { Money(minorUnits: $0, currency: currency).plainAmount } ?? ""
         let tags = fields["tags"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""
+        let picture = fields["pictures"]?.arrayValue?.first.flatMap { $0.stringValue ?? $0.objectValue?["file"]?.stringValue }
         let options =
             fields["options"]?.arrayValue?.compactMap { option -> String? in
                 guard let name = option.objectValue?["name"]?.stringValue else { return nil }
@@ -33,6 +34,10 @@ enum ProductDocumentForm {
                 .init(id: "price", label: "Price", value: price, hint: "e.g. 24.00"),
                 .init(id: "tags", label: "Tags", value: tags, hint: "comma-separated"),
                 .init(id: "options", label: "Options", value: options, hint: "Size: S, M, L; Colour: Black, White"),
+                // A file on the machine the console runs on; the pictures the product has stay unless one is named.
+                .init(
+                    id: "picture", label: "Picture",
+                    hint: picture.map { "now \($0); a PNG or JPEG file here to put first" } ?? "a PNG or JPEG file here, or none"),
             ],
             submitLabel: product == nil ? "Create" : "Save"
         )
@@ -81,6 +86,15 @@ enum ProductDocumentForm {
         guard errors.isEmpty else { return .problems(errors) }
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return .document(String(decoding: data, as: UTF8.self))
+    }
+
+    /// `document` with `picture` first among its pictures (at most the catalog's eight; the same picture named once).
+    static func naming(_ picture: PictureReference, first document: String) -> String {
+        var object = (try? JSONSerialization.jsonObject(with: Data(document.utf8)) as? [String: Any]) ?? [:]
+        let others = (object["pictures"] as? [Any] ?? []).filter { ($0 as? [String: Any])?["sha256"] as? String != picture.digest }
+        object["pictures"] = Array(([CatalogWriter.pictureField(picture)] + others).prefix(CatalogLoader.maximumPictures))
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
     }
 
     /// "Size: S, M; Colour: Black" as options; an empty text is none.
