@@ -63,6 +63,17 @@ struct CatalogDayJourneyTests {
         try console.waitUntil("the beanie unpublished") { screen in
             screen.split(separator: "\n").contains { $0.contains("Tilde Beanie") && $0.contains("unpublished") }
         }
+        // The mug gets a new first picture: a file on the server, named in the form's last field.
+        let duck = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appending(path: "StorefrontTests/PictureFixtures/duck.jpg")
+        // The beanie, out of the shop, is listed last, where the selection followed it.
+        try console.press("Home")
+        try console.selectRow(containing: "stdout Mug")
+        try console.press("Enter")
+        try console.waitFor("now pictures/mug-stdout.png")
+        for _ in 0..<6 { try console.press("Tab") }
+        try console.type(duck.path)  // and Enter: the last field's Enter saves
+        try console.waitFor("Saved stdout Mug, version 2")
         try shop.leave(console)
 
         // The merchant API: the keycaps from $64.00 to $70.00, and the coffee without its espresso grind.
@@ -142,6 +153,11 @@ struct CatalogDayJourneyTests {
         let list = fresh.stdout
         #expect(list.split(separator: "\n").contains { $0.contains("Dusk Keycap Set") && $0.contains("$72.00") }, "\(list)")
         #expect(!list.contains("Tilde Beanie") && list.contains("1 of 23"), "\(list)")
+        // The mug names the duck first, and the export wrote it beside the catalog, byte for byte.
+        let exportedText = try String(contentsOfFile: file, encoding: .utf8)
+        let duckFile = try #require(
+            exportedText.firstMatch(of: /pictures\/[0-9a-f]{16}\.jpg/).map { String($0.output) }, "\(exportedText.prefix(400))")
+        #expect(try Data(contentsOf: setup.appending(path: duckFile)) == (try Data(contentsOf: duck)))
         let coffee = try ShopCommandLine(dataDirectory: setup.appendingPathComponent("fresh").path)
             .run(["headless", "--catalog", file, "--size", "100x30", "--keys", "/,c,o,m,p,i,l,e,enter,enter"])
         #expect(coffee.stdout.contains("Whole bean") && !coffee.stdout.contains("Espresso"), "\(coffee.stdout)")
