@@ -86,7 +86,7 @@ struct WebAsset: Sendable {
         return String((String(repeating: "0", count: 16 - hex.count) + hex).prefix(12))
     }
 
-    private static func gzip(_ bytes: [UInt8]) -> [UInt8]? {
+    static func gzip(_ bytes: [UInt8]) -> [UInt8]? {
         var out: UnsafeMutablePointer<UInt8>?
         var count = 0
         guard bytes.withUnsafeBufferPointer({ sf_gzip($0.baseAddress, $0.count, &out, &count) }) == 0, let out else { return nil }

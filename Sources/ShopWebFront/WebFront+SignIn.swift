@@ -25,7 +25,7 @@ extension WebFront {
     ) {
         let title = settings.shopName
         guard let signIn else {
-            router.get("/") { request, _ in html(.ok, WebPage.html(title: title, words: PageWords(request.headers))) }
+            router.get("/") { request, _ in shopPage(WebPage.html(title: title, words: PageWords(request.headers)), request.headers) }
             return
         }
         let secure = settings.publicOrigins.contains { $0.scheme == "https" }
@@ -33,7 +33,8 @@ extension WebFront {
         let providers = signIn.providers
         router.get("/") { request, _ in
             let account = await signIn.account(in: request.headers)
-            return html(.ok, WebPage.html(title: title, account: account?.label, signIn: account == nil, words: PageWords(request.headers)))
+            let page = WebPage.html(title: title, account: account?.label, signIn: account == nil, words: PageWords(request.headers))
+            return account == nil ? shopPage(page, request.headers) : html(.ok, page)
         }
         router.get("/sign-in") { request, _ in
             html(.ok, WebSignInPage.emailForm(title: title, root: "./", words: PageWords(request.headers), providers: providers))
@@ -190,6 +191,21 @@ extension WebFront {
 
     static func html(_ status: HTTPResponse.Status, _ page: String) -> Response {
         response(status, type: "text/html; charset=utf-8", body: ByteBuffer(string: page), cache: "no-store")
+    }
+
+    /// A guest's shop page, in gzip to a browser that takes it (22 KB with its inline scripts; one round trip less on a
+    /// new connection). Only a page holding nothing of the visitor's is compressed, as BREACH asks: the same page for
+    /// every guest in a language, compressed once (`GuestPages`).
+    static func shopPage(_ page: String, _ headers: HTTPFields) -> Response {
+        guard WebAsset.acceptsGzip(headers[.acceptEncoding]), let gzipped = GuestPages.gzipped(page) else {
+            var plain = html(.ok, page)
+            plain.headers[.vary] = "Accept-Encoding"
+            return plain
+        }
+        var response = response(.ok, type: "text/html; charset=utf-8", body: ByteBuffer(bytes: gzipped), cache: "no-store")
+        response.headers[.contentEncoding] = "gzip"
+        response.headers[.vary] = "Accept-Encoding"
+        return response
     }
 
     /// The visitor's address: `peer`, or with `trustForwardedFor` the last `X-Forwarded-For` entry (the one the proxy

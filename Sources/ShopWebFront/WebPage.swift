@@ -1,5 +1,6 @@
 import HTTPTypes
 import ShopLanguages
+import Synchronization
 
 /// The page and its files, with the headers a public web terminal sends.
 enum WebPage {
@@ -109,4 +110,22 @@ struct PageWords: Sendable {
 
     /// The page's `lang`: the language's tag (the test language is English underneath).
     var lang: String { translation.language == .pseudo ? "en" : translation.language.tag }
+}
+
+/// The guest's shop pages compressed, one for each language and sign-in offer asked for (a handful), kept for the
+/// process.
+enum GuestPages {
+    private static let kept = Mutex<[String: [UInt8]]>([:])
+
+    /// `page` in gzip: compressed the first time, then as kept; nil where gzip does not make it smaller.
+    static func gzipped(_ page: String) -> [UInt8]? {
+        if let known = kept.withLock({ $0[page] }) { return known }
+        guard let gzipped = WebAsset.gzip(Array(page.utf8)) else { return nil }
+        kept.withLock { pages in
+            // Bounded: pages differ only by language and the sign-in offer, but a bound costs nothing.
+            if pages.count >= 64 { pages.removeAll() }
+            pages[page] = gzipped
+        }
+        return gzipped
+    }
 }

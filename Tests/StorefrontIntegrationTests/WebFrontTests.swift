@@ -70,6 +70,15 @@ struct WebFrontTests {
         #expect(unpacked.status == 0 && Array(unpacked.stdout.utf8) == plain.body, "gzip -d gives the file back")
         #expect(!(try Self.get(versioned, port: server.port, acceptEncoding: "gzip;q=0")).head.contains("Content-Encoding"))
 
+        // The guest's page too, gzipped for a browser that takes it: the same page, a third of the bytes.
+        let plainPage = try Self.get("/", port: server.port)
+        let gzippedPage = try Self.get("/", port: server.port, acceptEncoding: "gzip")
+        #expect(!plainPage.head.contains("Content-Encoding") && plainPage.head.contains("Vary: Accept-Encoding"))
+        #expect(gzippedPage.head.contains("Content-Encoding: gzip") && gzippedPage.body.count < plainPage.body.count / 2, "\(gzippedPage.head)")
+        let pageArchive = folder.appending(path: "page.html.gz")
+        try Data(gzippedPage.body).write(to: pageArchive)
+        #expect(try Subprocess.run("/usr/bin/gzip", ["-dc", pageArchive.path]).stdout == String(decoding: plainPage.body, as: UTF8.self))
+
         // Another build's version (a page from before an upgrade) gets today's file, not kept; an hour unversioned.
         let other = try Self.get("/assets/xterm.000000000000.js", port: server.port)
         #expect(other.head.hasPrefix("HTTP/1.1 200") && other.head.contains("Cache-Control: no-store") && other.body == plain.body)
