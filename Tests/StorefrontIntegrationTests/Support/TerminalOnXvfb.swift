@@ -77,9 +77,11 @@ final class TerminalOnXvfb {
             posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
             posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         }
-        // xdotool waits for the window itself.
+        // xdotool waits for the window itself: a mapped one, which keys can be sent to. kitty makes a window of its own
+        // before the one it shows and destroys it; focusing that one failed with BadWindow (run 55).
         let found = try Subprocess.run(
-            "/usr/bin/xdotool", ["search", "--sync", "--pid", "\(terminal)"], environment: ["DISPLAY": display], timeout: .seconds(60))
+            "/usr/bin/xdotool", ["search", "--sync", "--onlyvisible", "--pid", "\(terminal)"], environment: ["DISPLAY": display],
+            timeout: .seconds(60))
         guard let first = found.stdout.split(separator: "\n").first else { throw TmuxError(message: "no window: \(found.stderr)") }
         window = String(first)
     }
