@@ -82,6 +82,8 @@
   }
   const encoder = new TextEncoder();
   function pressed(event) {
+    // A link or button of the page's own (the account bar's) keeps its keys.
+    if (event.target && event.target.closest && event.target.closest("a, button, input, textarea, select")) return;
     const bytes = keyBytes(event);
     if (bytes === null || socket.readyState !== WebSocket.OPEN) return;
     event.preventDefault();
