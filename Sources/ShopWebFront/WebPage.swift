@@ -33,6 +33,11 @@ enum WebPage {
     /// What connect.js loads once the first frame is painted, in order: xterm.js's style sheet, then the scripts.
     static let terminalFiles = ["xterm.css", "xterm.js", "xterm-addon-fit.js", "storefront.js"]
 
+    /// The parts every page writes the same, made once: the inline style, the inline scripts, the terminal's files.
+    private static let inlineStyleHTML = "<style>" + WebAsset.text(of: inlineStyle) + "</style>"
+    private static let inlineScriptsHTML = inlineScripts.map { "<script>" + WebAsset.text(of: $0) + "</script>" }.joined(separator: "\n")
+    private static let terminalAddresses = terminalFiles.map(WebAsset.address).joined(separator: " ")
+
     /// The page: a full-window terminal (relative addresses, so a proxy may mount it under a path). Its first scripts
     /// are inline: connect.js opens the shop's socket as the page is read and preview.js draws the first frames;
     /// xterm.js and storefront.js, preloaded meanwhile, come after the first frame is on the screen.
@@ -48,15 +53,14 @@ enum WebPage {
             } else {
                 ""
             }
-        let scripts = inlineScripts.map { "<script>" + WebAsset.text(of: $0) + "</script>" }
         return head(title: title, words: words) + """
-            <style>\(WebAsset.text(of: inlineStyle))</style>
+            \(inlineStyleHTML)
             </head>
             <body\(bar.isEmpty ? "" : " class=\"with-account\"")>
             \(bar)
             <main id="terminal" aria-label="\(escaped(title))" data-font="\(terminalFont)" \
-            data-terminal="\(terminalFiles.map(WebAsset.address).joined(separator: " "))"></main>
-            \(scripts.joined(separator: "\n"))
+            data-terminal="\(terminalAddresses)"></main>
+            \(inlineScriptsHTML)
             <div id="status" role="alert" hidden data-lost="\(words.tr("The connection to the shop was lost."))" \
             data-kept="\(words.tr("Your cart is kept while the shop is open."))" \
             data-too-much="\(words.tr("The page sent more at once than the shop takes."))">
