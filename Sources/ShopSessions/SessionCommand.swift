@@ -110,6 +110,9 @@ public struct SessionCommand: Sendable {
 
     /// The environment variable that marks a session as a browser visitor's, with the visitor's one-time id.
     public static let browserGuestVariable = "STOREFRONT_WEB_GUEST"
+    /// Asks a session to mark each frame's start and end with synchronized output's marks (DEC mode 2026), by which
+    /// the browser front finds a session's first frame; the terminal module reads the same name.
+    public static let synchronizedOutputVariable = "STOREFRONT_SYNCHRONIZED_OUTPUT"
 
     /// The environment variable that carries the account a browser visitor's cookie holds to their session.
     public static let browserAccountVariable = "STOREFRONT_WEB_ACCOUNT"

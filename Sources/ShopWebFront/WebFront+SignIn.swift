@@ -8,10 +8,13 @@ import ShopLanguages
 struct WebRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     let peer: String
+    /// The connection's loop, which a session started with its page reads its pty on.
+    let loop: any EventLoop
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         peer = source.channel.remoteAddress?.ipAddress ?? "unknown"
+        loop = source.channel.eventLoop
     }
 }
 
@@ -20,21 +23,26 @@ extension WebFront {
     /// `POST /sign-out`. Every post must come from an allowed origin (SameSite=Lax keeps the cookie off foreign posts
     /// too); bodies are bounded and read before the request's deadline.
     static func addPages(
-        to router: Router<WebRequestContext>, settings: WebFrontSettings, signIn: WebSignIn?, allowed: @escaping @Sendable (String?) -> Bool,
-        origins: @escaping @Sendable () -> [WebOrigin]
+        to router: Router<WebRequestContext>, settings: WebFrontSettings, front: WebFrontContext, signIn: WebSignIn?,
+        allowed: @escaping @Sendable (String?) -> Bool, origins: @escaping @Sendable () -> [WebOrigin]
     ) {
         let title = settings.shopName
         guard let signIn else {
-            router.get("/") { request, _ in shopPage(WebPage.html(title: title, words: PageWords(request.headers)), request.headers) }
+            router.get("/") { request, context in
+                shopPage(request, context, front: front, trust: settings.trustForwardedFor) { words, first in
+                    WebPage.html(title: title, words: words, first: first)
+                }
+            }
             return
         }
         let secure = settings.publicOrigins.contains { $0.scheme == "https" }
         let trust = settings.trustForwardedFor
         let providers = signIn.providers
-        router.get("/") { request, _ in
+        router.get("/") { request, context in
             let account = await signIn.account(in: request.headers)
-            let page = WebPage.html(title: title, account: account?.label, signIn: account == nil, words: PageWords(request.headers))
-            return account == nil ? shopPage(page, request.headers) : html(.ok, page)
+            return shopPage(request, context, front: front, trust: trust, account: account) { words, first in
+                WebPage.html(title: title, account: account?.label, signIn: account == nil, words: words, first: first)
+            }
         }
         router.get("/sign-in") { request, _ in
             html(.ok, WebSignInPage.emailForm(title: title, root: "./", words: PageWords(request.headers), providers: providers))
@@ -191,21 +199,6 @@ extension WebFront {
 
     static func html(_ status: HTTPResponse.Status, _ page: String) -> Response {
         response(status, type: "text/html; charset=utf-8", body: ByteBuffer(string: page), cache: "no-store")
-    }
-
-    /// A guest's shop page, in gzip to a browser that takes it (22 KB with its inline scripts; one round trip less on a
-    /// new connection). Only a page holding nothing of the visitor's is compressed, as BREACH asks: the same page for
-    /// every guest in a language, compressed once (`GuestPages`).
-    static func shopPage(_ page: String, _ headers: HTTPFields) -> Response {
-        guard WebAsset.acceptsGzip(headers[.acceptEncoding]), let gzipped = GuestPages.gzipped(page) else {
-            var plain = html(.ok, page)
-            plain.headers[.vary] = "Accept-Encoding"
-            return plain
-        }
-        var response = response(.ok, type: "text/html; charset=utf-8", body: ByteBuffer(bytes: gzipped), cache: "no-store")
-        response.headers[.contentEncoding] = "gzip"
-        response.headers[.vary] = "Accept-Encoding"
-        return response
     }
 
     /// The visitor's address: `peer`, or with `trustForwardedFor` the last `X-Forwarded-For` entry (the one the proxy

@@ -19,6 +19,8 @@ struct WebFrontContext: Sendable {
     let admission: AdmissionControl
     let limits: WebFrontLimits
     let sessions: WebSessionRegistry
+    /// Sessions started with their pages, waiting for the pages' sockets.
+    let early: EarlySessions
     let refusals: RefusalLogThrottle
     let log: @Sendable (String) -> Void
 }
@@ -47,7 +49,8 @@ public final class WebFront: Sendable {
         let limits = settings.limits
         let admission = AdmissionControl(limits: Self.admissionLimits(limits), front: "web")
         let context = WebFrontContext(
-            command: command, admission: admission, limits: limits, sessions: WebSessionRegistry(), refusals: RefusalLogThrottle(write: log), log: log
+            command: command, admission: admission, limits: limits, sessions: WebSessionRegistry(), early: EarlySessions(),
+            refusals: RefusalLogThrottle(write: log), log: log
         )
         let origins = AllowedOrigins(settings.publicOrigins)
         self.context = context
@@ -60,7 +63,7 @@ public final class WebFront: Sendable {
 
         let router = Router(context: WebRequestContext.self)
         router.add(middleware: SecurityHeaders())
-        Self.addPages(to: router, settings: settings, signIn: signIn, allowed: allowed) {
+        Self.addPages(to: router, settings: settings, front: context, signIn: signIn, allowed: allowed) {
             origins.set.withLock { $0.sorted { $0.description < $1.description } }
         }
         if let orderStatus = mailPages.orderStatus { Self.addOrderStatus(to: router, title: settings.shopName, status: orderStatus) }
@@ -102,10 +105,19 @@ public final class WebFront: Sendable {
                 // watched while the tab is open.
                 let account = await signIn?.account(in: request.headerFields)
                 let locale = Self.locale(of: request.headerFields)
-                let session = WebTerminalSession(
-                    front: context, address: address, requested: Self.requestedSize(path), signedIn: account, locale: locale)
+                let requested = Self.requestedSize(path)
+                let session = WebTerminalSession(front: context, address: address, requested: requested, signedIn: account, locale: locale)
                 let loop = channel.eventLoop
+                // The session started with this page, where the page names it and it was started for this visitor.
+                let early = Self.adoptionToken(path).flatMap { context.early.take($0, address: address, signInSession: account?.session) }
                 return .upgrade([.cacheControl: "no-store"]) { inbound, outbound, _ in
+                    if let early {
+                        let (done, finished) = AsyncStream.makeStream(of: Void.self)
+                        if early.attach(AdoptingSocket(inbound: inbound, outbound: outbound, requested: requested, done: finished)) {
+                            for await _ in done {}
+                            return
+                        }
+                    }
                     await session.run(inbound: inbound, outbound: outbound, loop: loop)
                 }
             }
@@ -201,6 +213,7 @@ public final class WebFront: Sendable {
     @discardableResult
     public func stop() async -> Int {
         context.admission.startDraining()
+        context.early.abandonAll()
         context.sessions.endAll(.shutdown)
         let deadline = ContinuousClock.now + context.limits.drainTimeout
         var left = context.sessions.count
@@ -218,20 +231,6 @@ public final class WebFront: Sendable {
     /// one the proxy in front added; earlier ones are whatever the client claimed).
     static func clientAddress(_ request: HTTPRequest, channel: any Channel, trustForwardedFor: Bool) -> String {
         forwardedAddress(request.headerFields, peer: channel.remoteAddress?.ipAddress ?? "unknown", trustForwardedFor: trustForwardedFor)
-    }
-
-    /// The page's terminal size from `?columns=C&rows=R`; 80x24 for anything missing or malformed.
-    static func requestedSize(_ path: String) -> TerminalSize {
-        var columns = 80
-        var rows = 24
-        if let query = path.split(separator: "?", maxSplits: 1).dropFirst().first {
-            for pair in query.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, let value = Int(parts[1]), (1...10_000).contains(value) else { continue }
-                if parts[0] == "columns" { columns = value } else if parts[0] == "rows" { rows = value }
-            }
-        }
-        return TerminalSize(columns: columns, rows: rows)
     }
 
     /// A client-chosen header as one short line of visible ASCII, for the log.

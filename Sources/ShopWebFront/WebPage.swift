@@ -1,4 +1,6 @@
+import Foundation
 import HTTPTypes
+import PseudoTerminal
 import ShopLanguages
 import Synchronization
 
@@ -42,7 +44,9 @@ enum WebPage {
     /// are inline: connect.js opens the shop's socket as the page is read and preview.js draws the first frames;
     /// xterm.js and storefront.js, preloaded meanwhile, come after the first frame is on the screen.
     /// `account`: who the visitor is signed in as (a sign-out button), or nil; `signIn`: whether a guest is offered one.
-    static func html(title: String, account: String? = nil, signIn: Bool = false, words: PageWords = PageWords()) -> String {
+    /// `first`: the session started with the page, its token and first frame, which connect.js draws as it runs.
+    static func html(title: String, account: String? = nil, signIn: Bool = false, words: PageWords = PageWords(), first: FirstFrame? = nil) -> String
+    {
         let signOut = #"<form method="post" action="sign-out"><button type="submit">"# + words.tr("Sign out") + "</button></form>"
         let bar =
             if let account {
@@ -60,7 +64,7 @@ enum WebPage {
             \(bar)
             <main id="terminal" aria-label="\(escaped(title))" data-font="\(terminalFont)" \
             data-terminal="\(terminalAddresses)"></main>
-            \(inlineScriptsHTML)
+            \(first?.html ?? "")\(inlineScriptsHTML)
             <div id="status" role="alert" hidden data-lost="\(words.tr("The connection to the shop was lost."))" \
             data-kept="\(words.tr("Your cart is kept while the shop is open."))" \
             data-too-much="\(words.tr("The page sent more at once than the shop takes."))">
@@ -72,6 +76,20 @@ enum WebPage {
             </html>
 
             """
+    }
+
+    /// A session started with the page: the token its socket adopts it by, the size it was started at, and its first
+    /// frame's bytes (none where it was not written in time).
+    struct FirstFrame: Sendable {
+        let token: String
+        let size: TerminalSize
+        let bytes: [UInt8]
+
+        /// A script the page does not run (its type is data): its text is the bytes in base64; connect.js reads it.
+        var html: String {
+            #"<script type="application/octet-stream" id="first-frame" data-session=""# + token + #"" data-columns="\#(size.columns)" "#
+                + #"data-rows="\#(size.rows)">"# + Data(bytes).base64EncodedString() + "</script>\n"
+        }
     }
 
     /// The terminal's fonts, named once for the two scripts that measure and draw with them.

@@ -1,3 +1,4 @@
+import AsyncAlgorithms
 import Foundation
 import HummingbirdWebSocket
 import LiveObjects
@@ -20,6 +21,8 @@ enum WebSessionEnding: String, Sendable {
     case shutdown = "server shutting down"
     case signedOut = "signed out"
     case accountMerged = "account merged"
+    /// A session started with its page whose socket never came for it.
+    case neverAdopted = "its page never came for it"
 }
 
 /// One browser tab's shop: a guest session on its own pty, relayed over the tab's WebSocket until either side ends.
@@ -39,21 +42,45 @@ struct WebTerminalSession {
 
     func run(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, loop: any EventLoop) async {
         // Logged once the session has given everything back (pty, process, socket, slot), so the line means it.
-        if let closed = await serve(inbound: inbound, outbound: outbound, loop: loop) { front.log(closed) }
+        if let closed = await serve(.socket(inbound, outbound), loop: loop) { front.log(closed) }
+    }
+
+    /// Runs a session started with its page (`GET /`): it collects its shop's output until the page's socket comes
+    /// for it (`early`), then relays as any other.
+    func runEarly(_ early: EarlySession, loop: any EventLoop) async {
+        if let closed = await serve(.early(early), loop: loop) { front.log(closed) }
+    }
+
+    /// Where the session's page is: its socket already, or a page still loading that will send one.
+    private enum Attachment {
+        case socket(WebSocketInboundStream, WebSocketOutboundWriter)
+        case early(EarlySession)
     }
 
     /// Runs the session; returns the log line for its end, or nil when it never started.
-    private func serve(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, loop: any EventLoop) async -> String? {
+    private func serve(_ attachment: Attachment, loop: any EventLoop) async -> String? {
         let now = ContinuousClock.now
+        let early: EarlySession? = if case .early(let early) = attachment { early } else { nil }
+        // However it ends, a page waiting for its first frame waits no longer, and the token is spent.
+        defer {
+            if let early {
+                early.noFrame()
+                early.abandon()
+                front.early.remove(early.token)
+            }
+        }
         if let refusal = front.admission.admitConnection(from: address, at: now) ?? front.admission.beginGuestSession(from: address) {
             front.refusals.log("refused a session", "web: refused a session from \(address): \(refusal)")
-            await Self.close(outbound, notice: Translation.forLocale(locale).string(WebNotice.refusal(refusal)), code: .unknown(1013))
+            if case .socket(_, let outbound) = attachment {
+                await Self.close(outbound, notice: Translation.forLocale(locale).string(WebNotice.refusal(refusal)), code: .unknown(1013))
+            }
             return nil
         }
         defer { front.admission.endGuestSession(from: address) }
 
         var environment = front.command.environment
         environment["TERM"] = "xterm-256color"
+        environment[SessionCommand.synchronizedOutputVariable] = "1"
         SessionLanguage.pass(locale, into: &environment)
         let (arguments, customer) = front.command.launchBrowserGuest(
             environment: &environment, account: signedIn?.id, session: signedIn?.session)
@@ -63,23 +90,37 @@ struct WebTerminalSession {
             process = try await front.command.start(arguments: arguments, environment: environment, size: size)
         } catch {
             front.log("web: cannot start a session: \(error)")
-            await Self.close(outbound, notice: "The shop could not start a session just now. Try again in a minute.", code: .unexpectedServerError)
+            if case .socket(_, let outbound) = attachment {
+                await Self.close(
+                    outbound, notice: "The shop could not start a session just now. Try again in a minute.", code: .unexpectedServerError)
+            }
             return nil
         }
         let (number, stops) = front.sessions.add(signedIn: signedIn)
         defer { front.sessions.remove(number) }
         front.log(
-            "web session \(number) open: \(customer) from \(address), pid \(process.pid), xterm-256color \(size)\(size == requested ? "" : " (asked for \(requested))")\(process.placeNote)"
+            "web session \(number) open: \(customer) from \(address), pid \(process.pid), xterm-256color \(size)\(size == requested ? "" : " (asked for \(requested))")\(early == nil ? "" : ", started with its page")\(process.placeNote)"
         )
 
         let ending: WebSessionEnding
+        var socket: (outbound: WebSocketOutboundWriter, done: AsyncStream<Void>.Continuation?)?
+        if case .socket(_, let outbound) = attachment { socket = (outbound, nil) }
         do {
             let pty = try await NIOPipeBootstrap(group: loop).takingOwnershipOfDescriptor(inputOutput: process.takeTerminal()) { channel in
                 channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
             }
-            ending = try await pty.executeThenClose { fromShop, toShop in
-                await relay(process: process, fromShop: fromShop, toShop: toShop, inbound: inbound, outbound: outbound, stops: stops)
+            let (ended, adopted) = try await pty.executeThenClose { fromShop, toShop in
+                switch attachment {
+                case .socket(let inbound, let outbound):
+                    let ending = await relay(
+                        process: process, fromShop: fromShop, held: [], toShop: toShop, inbound: inbound, outbound: outbound, stops: stops)
+                    return (ending, AdoptingSocket?.none)
+                case .early(let early):
+                    return await adopt(early, process: process, size: size, fromShop: fromShop, toShop: toShop, stops: stops)
+                }
             }
+            ending = ended
+            if let adopted { socket = (adopted.outbound, adopted.done) }
         } catch {
             front.log("web session \(number): cannot relay the terminal: \(error)")
             process.signal(SIGHUP)
@@ -88,25 +129,87 @@ struct WebTerminalSession {
 
         let termination = await Self.reap(process)
         let crashed = ending == .shopExited && Self.isCrash(termination)
-        if ending != .pageGone {
-            let (notice, code) = WebNotice.ending(ending, crashed: crashed, termination: termination, limits: front.limits)
-            await Self.close(
-                outbound, notice: Translation.forLocale(locale).string(notice), code: code, signedOut: [.signedOut, .accountMerged].contains(ending))
+        if let socket {
+            if ending != .pageGone {
+                let (notice, code) = WebNotice.ending(ending, crashed: crashed, termination: termination, limits: front.limits)
+                await Self.close(
+                    socket.outbound, notice: Translation.forLocale(locale).string(notice), code: code,
+                    signedOut: [.signedOut, .accountMerged].contains(ending))
+            }
+            socket.done?.finish()
         }
         return "web session \(number) closed: \(crashed ? "crashed" : ending.rawValue), pid \(process.pid) \(termination)\(process.placeNote)"
     }
 
+    /// A session started with its page: its shop's output is kept (the first frame for the page's body) until the
+    /// page's socket comes, the deadline passes, or the session is ended; then it relays from what the page lacks.
+    private func adopt(
+        _ early: EarlySession, process: PseudoTerminalProcess, size: TerminalSize, fromShop: NIOAsyncChannelInboundStream<ByteBuffer>,
+        toShop: NIOAsyncChannelOutboundWriter<ByteBuffer>, stops: AsyncStream<WebSessionEnding>
+    ) async -> (WebSessionEnding, AdoptingSocket?) {
+        // The shop's output passes through a channel with no room, so a slow page still holds the shop back.
+        let output = AsyncChannel<ByteBuffer>()
+        return await withTaskGroup(of: Void.self) { pump in
+            pump.addTask {
+                do {
+                    for try await chunk in fromShop { await output.send(chunk) }
+                } catch {
+                    // EIO: the shop closed its terminal.
+                }
+                output.finish()
+            }
+            defer { pump.cancelAll() }
+            // The first to finish: nil for the socket, else why the session ends without one.
+            let waited = await withTaskGroup(of: WebSessionEnding?.self) { race in
+                race.addTask {
+                    for await chunk in output where !early.collect(Array(buffer: chunk)) { return .neverAdopted }
+                    return .shopExited
+                }
+                race.addTask { await early.nextSocket() == nil ? .neverAdopted : nil }
+                race.addTask { (try? await Task.sleep(for: EarlySessions.adoptionDeadline)).map { .neverAdopted } ?? nil }
+                // An ending from outside meanwhile (a sign-out) waits in `stops` for the relay; a shutdown abandons
+                // every waiting session. `stops` is not watched here: a stream whose reader is cancelled ends.
+                let first = await race.next() ?? nil
+                race.cancelAll()
+                return first
+            }
+            front.early.remove(early.token)
+            guard let adopted = early.settle() else {
+                let ending = waited ?? .neverAdopted
+                if ending != .shopExited { process.signal(ending == .neverAdopted ? SIGHUP : SIGTERM) }
+                return (ending, nil)
+            }
+            let measured = front.command.bounded(adopted.requested)
+            if measured != size { try? process.resize(to: measured) }
+            let ending = await relay(
+                process: process, fromShop: output, held: early.heldForSocket(), toShop: toShop, inbound: adopted.inbound,
+                outbound: adopted.outbound, stops: stops)
+            return (ending, adopted)
+        }
+    }
+
     /// Races the shop's output, the page's input and the session's clocks; the first to finish is the ending.
-    private func relay(
-        process: PseudoTerminalProcess, fromShop: NIOAsyncChannelInboundStream<ByteBuffer>, toShop: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+    /// `held`: what the shop wrote before the socket came that the page does not hold yet, sent first.
+    private func relay<ShopOutput: AsyncSequence & Sendable>(
+        process: PseudoTerminalProcess, fromShop: ShopOutput, held: [UInt8], toShop: NIOAsyncChannelOutboundWriter<ByteBuffer>,
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, stops: AsyncStream<WebSessionEnding>
-    ) async -> WebSessionEnding {
+    ) async -> WebSessionEnding where ShopOutput.Element == ByteBuffer {
         let lastInput = LastInput()
         let started = ContinuousClock.now
         let limits = front.limits
         let command = front.command
         return await withTaskGroup(of: WebSessionEnding.self) { group in
             group.addTask {
+                do {
+                    if !held.isEmpty { try await outbound.write(.binary(ByteBuffer(bytes: held))) }
+                } catch {
+                    return .pageGone
+                }
+                do {
+                    if !held.isEmpty { try await outbound.write(.binary(ByteBuffer(bytes: held))) }
+                } catch {
+                    return .pageGone
+                }
                 do {
                     for try await chunk in fromShop {
                         do { try await outbound.write(.binary(chunk)) } catch { return .pageGone }
@@ -194,71 +297,4 @@ struct WebTerminalSession {
 /// When the page last sent a key, shared by the input relay and the idle clock.
 private final class LastInput: Sendable, LiveObject {
     let time = Mutex(ContinuousClock.now)
-}
-
-/// What a page may send besides keystrokes, as a text message.
-enum WebControlMessage: Equatable {
-    case resize(TerminalSize)
-
-    /// Parses `{"type":"resize","columns":120,"rows":40}`; nil for anything else.
-    init?(_ text: String) {
-        guard text.utf8.count <= 256,
-            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-            object["type"] as? String == "resize",
-            let columns = object["columns"] as? Int, let rows = object["rows"] as? Int,
-            (1...10_000).contains(columns), (1...10_000).contains(rows)
-        else { return nil }
-        self = .resize(TerminalSize(columns: columns, rows: rows))
-    }
-}
-
-/// The words a page shows when its session is refused or ends.
-enum WebNotice {
-    /// Why a visit was not let in, in words the page shows in the visitor's language.
-    static func refusal(_ refusal: AdmissionControl.Refusal) -> Localized {
-        switch refusal {
-        case .tooManyConnections(_, let limit): Localized("Too many visits from your address (\(limit) a minute). Try again in a minute.")
-        case .full(let limit), .guestsFull(let limit): Localized("The shop is full (\(limit) visitors). Try again in a few minutes.")
-        case .draining: Localized("The shop is closing for maintenance. Try again in a few minutes.")
-        case .noGuests: Localized("This shop takes no visitors from the web just now.")
-        case .tooManyGuests(_, let limit):
-            .plural(
-                "Your address has \(limit) shop open already. Close one and try again.",
-                "Your address has \(limit) shops open already. Close one and try again.", count: limit)
-        }
-    }
-
-    static func ending(
-        _ ending: WebSessionEnding, crashed: Bool, termination: ProcessTermination, limits: WebFrontLimits
-    ) -> (Localized, WebSocketErrorCode) {
-        switch ending {
-        case .shopExited where crashed:
-            (Localized("This session stopped unexpectedly (\(termination.description)). Reconnect to go on."), .unexpectedServerError)
-        case .shopExited, .pageGone: (Localized("You left the shop."), .normalClosure)
-        case .idle: (Localized("Closed after \(ServeDuration.describe(limits.idleTimeout)) without a key."), .goingAway)
-        case .tooLong: (Localized("Closed after \(ServeDuration.describe(limits.maxSessionLength)), the longest a visit lasts."), .goingAway)
-        case .inputFlood: (Localized("Closed: the page sent input faster than anyone types."), .policyViolation)
-        case .badMessage:
-            (
-                Localized("Closed: the page sent a message the shop cannot take (over \(limits.maxMessageBytes / 1024) KiB, or not understood)."),
-                .policyViolation
-            )
-        case .shutdown: (Localized("The shop is closing for maintenance. Try again in a few minutes."), .goingAway)
-        case .signedOut:
-            (
-                Localized("You were signed out (here, in another tab or device, or everywhere from your account). Reconnect to shop as a guest."),
-                .goingAway
-            )
-        case .accountMerged: (Localized("Your account was merged into another. Reconnect to go on in the account it joined."), .goingAway)
-        }
-    }
-
-    /// `{"type":"ended","text":…}`: the page shows the text over the terminal with a Reconnect button; with
-    /// `"signedOut":true`, Reconnect loads the page again, whose account bar then says who is there.
-    static func json(ended text: String, signedOut: Bool = false) -> String {
-        var object: [String: Any] = ["type": "ended", "text": text]
-        if signedOut { object["signedOut"] = true }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
 }

@@ -58,7 +58,8 @@ final class DescriptorScreen: SessionScreen {
         saved = modes
         colorMode = mode
         charset = Self.locale(environment).uppercased().replacing("-", with: "").contains("UTF8") ? .unicode : .ascii
-        encoder = FrameEncoder(dialect: dialect, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0))) })
+        encoder = FrameEncoder(
+            dialect: dialect, marksFrames: FrameEncoder.marksFrames(in: environment), width: { Int(sf_wcwidth(wchar_t(bitPattern: $0))) })
         size = Size(columns: 80, rows: 24)
         // Raw, as curses' raw(), noecho() and nonl() leave it: Ctrl-C and Ctrl-Z arrive as keys, nothing is echoed.
         var raw = modes

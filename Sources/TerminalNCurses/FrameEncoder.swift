@@ -32,8 +32,17 @@ struct FrameEncoder {
     private var pen: Int?
     private var cursor: (row: Int, column: Int)?
 
-    init(dialect: AnsiDialect, width: @escaping (UInt32) -> Int) {
+    /// Whether each frame's bytes come between the marks of synchronized output (DEC mode 2026): a terminal that
+    /// knows the mode shows the frame whole, one that does not ignores them, and the browser front finds a session's
+    /// first frame by its closing mark.
+    let marksFrames: Bool
+    /// The variable that asks for the marks (`1`); the browser front sets it for its sessions.
+    static let synchronizedOutputVariable = "STOREFRONT_SYNCHRONIZED_OUTPUT"
+    static let frameBegins = Array("\u{1B}[?2026h".utf8), frameEnds = Array("\u{1B}[?2026l".utf8)
+
+    init(dialect: AnsiDialect, marksFrames: Bool = false, width: @escaping (UInt32) -> Int) {
         self.dialect = dialect
+        self.marksFrames = marksFrames
         self.width = width
         looks = Self.penLooks(dialect.colorMode)
         erasable = looks.map { !$0.underline && !$0.reverse && ($0.background < 0 || dialect.erasesInBackground) }
@@ -79,7 +88,14 @@ struct FrameEncoder {
         encodeCells(from: old, to: new)
         output.insert(contentsOf: erasing, at: 0)
         appendPictures(of: new)
+        if marksFrames, !output.isEmpty {
+            output.insert(contentsOf: Self.frameBegins, at: 0)
+            output.append(contentsOf: Self.frameEnds)
+        }
     }
+
+    /// Whether `environment` asks for synchronized output's marks around every frame.
+    static func marksFrames(in environment: [String: String]) -> Bool { environment[synchronizedOutputVariable] == "1" }
 
     /// Fills `output` with the bytes that turn `old`'s cells into `new`'s.
     private mutating func encodeCells(from old: Frame?, to new: Frame) {

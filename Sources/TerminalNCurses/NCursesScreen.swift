@@ -140,7 +140,8 @@ final class NCursesScreen {
     /// The shop's own encoder when the loaded terminal speaks ANSI and the user did not ask for curses.
     private static func encoder(colorMode: ColorMode, environment: [String: String]) -> FrameEncoder? {
         guard environment[outputVariable] != "curses", let dialect = AnsiDialect.ofLoadedTerminal(colorMode: colorMode) else { return nil }
-        return FrameEncoder(dialect: dialect, width: { Int(sf_wcwidth(wchar_t(bitPattern: $0))) })
+        return FrameEncoder(
+            dialect: dialect, marksFrames: FrameEncoder.marksFrames(in: environment), width: { Int(sf_wcwidth(wchar_t(bitPattern: $0))) })
     }
 
     /// Whether frames are written as the shop's own bytes (true) or through curses' `doupdate`.

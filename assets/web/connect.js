@@ -55,12 +55,17 @@
   const columns = Math.max(2, Math.floor((Math.max(0, parseInt(style.width, 10)) - scrollBar) / cell.width));
   const rows = Math.max(1, Math.floor(parseInt(style.height, 10) / cell.height));
 
+  // The size, for the next visit: the server starts that visit's session with the page.
+  document.cookie = "storefront-terminal=" + columns + "x" + rows + "; Max-Age=31536000; SameSite=Strict" +
+    (window.location.protocol === "https:" ? "; Secure" : "");
+  // The session the server started with this page, and its first frame, where it had the size from the cookie.
+  const started = document.getElementById("first-frame");
   const url = new URL("session", window.location.href);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  url.search = "?columns=" + columns + "&rows=" + rows;
+  url.search = "?columns=" + columns + "&rows=" + rows + (started ? "&session=" + started.dataset.session : "");
   const socket = new WebSocket(url.href);
   socket.binaryType = "arraybuffer";
-  // Made at the first message: until then the page has other work (the rest of the page, the socket's open).
+  // Made at the first frame: until then the page has other work (the rest of the page, the socket's open).
   let preview = null;
 
   // Until storefront.js takes over: keys as xterm.js would send them, the cursor keys in the mode the shop set.
@@ -97,7 +102,7 @@
     release() { window.removeEventListener("keydown", pressed); released = true; },
   };
   let framed = false, released = false;
-  socket.onmessage = function (event) {
+  function draw(event) {
     early.messages.push(event);
     if (released || typeof event.data === "string" || typeof window.storefrontPreview !== "function") return;
     if (!preview) preview = early.preview = window.storefrontPreview(box, columns, rows, cell);
@@ -106,7 +111,17 @@
     framed = true;
     // After the frame that shows this message is painted: a task queued in the frame runs after its paint.
     window.requestAnimationFrame(function () { window.setTimeout(loadTerminal, 0); });
-  };
+  }
+  socket.onmessage = draw;
+  // The page's own first frame, as if it were the socket's first message (the socket sends what follows it). Drawn
+  // only at the size it was made for: at another, the session redraws whole once the socket says the size.
+  if (started && started.text.length > 0) {
+    const text = window.atob(started.text);
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+    if (Number(started.dataset.columns) === columns && Number(started.dataset.rows) === rows) draw({ data: bytes.buffer });
+    else early.messages.push({ data: bytes.buffer });
+  }
   socket.onclose = function (event) { early.closed = event; loadTerminal(); };
   window.setTimeout(loadTerminal, 250);
   window.storefrontEarly = early;

@@ -1,0 +1,100 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import PseudoTerminal
+
+extension WebFront {
+    /// The cookie in which the page keeps its terminal's size for the next visit (`120x38`).
+    static let terminalSizeCookie = "storefront-terminal"
+
+    /// `GET /`: the shop's page. Where the tab's size is known from its last visit, a session is started for it at
+    /// once and the page carries its first frame, drawn as the page is read, and the token its socket adopts it by.
+    ///
+    /// Order: the head goes out at once (the browser's work on it starts) → the session starts → its first frame, or
+    /// `EarlySessions.firstFrameDeadline` → the body. Not for a prefetch or a HEAD, which would start a shop nobody
+    /// sees. A guest's page is gzipped; a signed-in one goes as it is (BREACH).
+    static func shopPage(
+        _ request: Request, _ context: WebRequestContext, front: WebFrontContext, trust: Bool, account: WebSignedIn? = nil,
+        page: @escaping @Sendable (PageWords, WebPage.FirstFrame?) -> String
+    ) -> Response {
+        let words = PageWords(request.headers)
+        let gzip = account == nil && WebAsset.acceptsGzip(request.headers[.acceptEncoding])
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .vary: "Accept-Encoding, Cookie"]
+        guard request.method == .get, !isPrefetch(request.headers), let size = pageTerminalSize(request.headers) else {
+            let html = page(words, nil)
+            guard gzip, let gzipped = GuestPages.gzipped(html) else {
+                return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+            }
+            headers[.contentEncoding] = "gzip"
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: gzipped)))
+        }
+        let address = forwardedAddress(request.headers, peer: context.peer, trustForwardedFor: trust)
+        let early = EarlySession(address: address, signInSession: account?.session)
+        front.early.add(early)
+        let session = WebTerminalSession(front: front, address: address, requested: size, signedIn: account, locale: locale(of: request.headers))
+        let loop = context.loop
+        Task { await session.runEarly(early, loop: loop) }
+        if gzip { headers[.contentEncoding] = "gzip" }
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                let frame = await early.firstFrame(within: EarlySessions.firstFrameDeadline)
+                let html = Array(page(words, WebPage.FirstFrame(token: early.token, size: size, bytes: frame)).utf8)
+                // Compressed as it is sent, at zlib's default level: 2 ms less than its best on this page, 3% larger.
+                try await writer.write(ByteBuffer(bytes: gzip ? WebAsset.gzip(html, level: 6) ?? [] : html))
+                try await writer.finish(nil)
+            })
+    }
+
+    /// The size the page's terminal had last time, from its cookie; nil for none or one out of bounds.
+    static func pageTerminalSize(_ headers: HTTPFields) -> TerminalSize? {
+        for header in headers[values: .cookie] {
+            for pair in header.split(separator: ";") {
+                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, parts[0] == terminalSizeCookie else { continue }
+                let sides = parts[1].split(separator: "x")
+                guard sides.count == 2, sides.allSatisfy({ $0.count <= 4 }), let columns = Int(sides[0]), let rows = Int(sides[1]),
+                    (2...2_000).contains(columns), (1...1_000).contains(rows)
+                else { return nil }
+                return TerminalSize(columns: columns, rows: rows)
+            }
+        }
+        return nil
+    }
+
+    /// Whether the browser fetches the page ahead of a visit (`Sec-Purpose: prefetch`), which must not start a shop.
+    static func isPrefetch(_ headers: HTTPFields) -> Bool {
+        [HTTPField.Name("Sec-Purpose"), HTTPField.Name("Purpose")].contains { name in
+            name.flatMap { headers[$0] }?.lowercased().contains("prefetch") == true
+        }
+    }
+
+    /// The page's terminal size from `?columns=C&rows=R`; 80x24 for anything missing or malformed.
+    static func requestedSize(_ path: String) -> TerminalSize {
+        var columns = 80
+        var rows = 24
+        if let query = path.split(separator: "?", maxSplits: 1).dropFirst().first {
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2, let value = Int(parts[1]), (1...10_000).contains(value) else { continue }
+                if parts[0] == "columns" { columns = value } else if parts[0] == "rows" { rows = value }
+            }
+        }
+        return TerminalSize(columns: columns, rows: rows)
+    }
+
+    /// The session a page's socket adopts, from `?session=TOKEN`: 22 URL-safe characters; nil for none or another.
+    static func adoptionToken(_ path: String) -> String? {
+        guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0] == "session", parts[1].count == 22,
+                parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            else { continue }
+            return String(parts[1])
+        }
+        return nil
+    }
+
+}
