@@ -26,6 +26,7 @@ let testDependencies: [Target.Dependency] = [
     .product(name: "NIOPosix", package: "swift-nio"),
     .product(name: "NIOHTTP1", package: "swift-nio"),
     .product(name: "NIOEmbedded", package: "swift-nio"),
+    .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
     .product(name: "HTTPTypes", package: "swift-http-types"),
     .product(name: "NIOSSH", package: "swift-nio-ssh"),
     .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -49,6 +49,7 @@ extension ServiceConfiguration {
         settings.limits.maxSessionLength = duration("web.max-session-length")
         settings.limits.connectionIdleTimeout = duration("web.request-timeout")
         settings.limits.drainTimeout = duration("web.drain-timeout")
+        settings.limits.firstFrameWait = .milliseconds(count("web.first-frame-ms"))
         return settings
     }
 

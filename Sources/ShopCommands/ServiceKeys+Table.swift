@@ -118,6 +118,9 @@ extension ServiceKey {
             ServiceKey(
                 "web", "max-session-length", .duration, "2h", flag: "max-session-length", help: "Close a session after this long, however busy."),
             ServiceKey(
+                "web", "first-frame-ms", .count(0...10_000), "150", flag: "first-frame-ms",
+                help: "How long a returning tab's page waits for the first frame of the session started with it, in ms; 0 starts none with the page."),
+            ServiceKey(
                 "web", "request-timeout", .duration, "30s", flag: "request-timeout",
                 help: "Close a connection that has not sent a whole request after this long, however slowly it sends, or sits idle between requests."),
 

@@ -1,6 +1,8 @@
+import AsyncAlgorithms
 import Foundation
 import HummingbirdWebSocket
 import LiveObjects
+import NIOCore
 import PseudoTerminal
 import Synchronization
 
@@ -13,10 +15,10 @@ import Synchronization
 final class EarlySessions: Sendable {
     /// How long a session started with a page waits for that page's socket.
     static let adoptionDeadline: Duration = .seconds(10)
-    /// How long the page's body waits for the session's first frame before it goes without one.
-    static let firstFrameDeadline: Duration = .milliseconds(150)
     /// After the first frame, how long the page's body waits for another before it goes.
     static let quietAfterFrame: Duration = .milliseconds(12)
+    /// How long after the first frame the page's body waits for more at most.
+    static let framesAfterFirst: Duration = .milliseconds(30)
 
     private let waiting = Mutex<[String: EarlySession]>([:])
 
@@ -43,7 +45,10 @@ final class EarlySessions: Sendable {
 
     /// Every session still waiting ends (the front is stopping): none is taken from now.
     func abandonAll() {
-        for session in waiting.withLock({ waiting in defer { waiting.removeAll() }; return Array(waiting.values) }) { session.abandon() }
+        for session in waiting.withLock({ waiting in
+            defer { waiting.removeAll() }
+            return Array(waiting.values)
+        }) { session.abandon() }
     }
 }
 
@@ -70,6 +75,7 @@ final class EarlySession: Sendable {
         var bytes: [UInt8] = []
         /// Where the last whole frame's closing mark ends, once one is written, and when it was.
         var frameEnd: Int?
+        var firstFrame: ContinuousClock.Instant?
         var lastFrame: ContinuousClock.Instant?
         /// How many bytes the page itself holds: the first frame, or none once its body went without one.
         var claimed: Int?
@@ -114,6 +120,7 @@ final class EarlySession: Sendable {
             while let end = FrameMarks.firstEnd(in: output.bytes, from: from) {
                 output.frameEnd = end
                 output.lastFrame = .now
+                output.firstFrame = output.firstFrame ?? output.lastFrame
                 from = end
             }
             return (output.bytes.count <= Self.heldLimit, first && output.frameEnd != nil)
@@ -125,10 +132,26 @@ final class EarlySession: Sendable {
     /// The session's output stopped before any frame (it failed, or ended): the page waits no longer.
     func noFrame() { framed.finish() }
 
-    /// The page's socket, as it arrives; nil when cancelled first.
-    func nextSocket() async -> AdoptingSocket? {
-        for await socket in arrivals { return socket }
-        return nil
+    /// Keeps the shop's `output` until the page's socket comes (nil), or says why the session ends without one: the
+    /// shop ended (`.shopExited`), or `wait` on `clock` passed, the token was spent by another visitor, the front is
+    /// stopping or the shop wrote more than `heldLimit` (`.neverAdopted`). An ending from outside meanwhile (a
+    /// sign-out) waits in the session's stops for its relay: a stream whose reader is cancelled ends, so they are
+    /// not watched here.
+    func awaitSocket<C: Clock>(collecting output: AsyncChannel<ByteBuffer>, for wait: C.Duration, clock: C) async -> WebSessionEnding? {
+        await withTaskGroup(of: WebSessionEnding?.self) { race in
+            race.addTask {
+                for await chunk in output where !self.collect(Array(buffer: chunk)) { return .neverAdopted }
+                return .shopExited
+            }
+            race.addTask { [arrivals] in
+                for await _ in arrivals { return nil }
+                return .neverAdopted
+            }
+            race.addTask { (try? await clock.sleep(for: wait)).map { .neverAdopted } ?? nil }
+            let first = await race.next() ?? nil
+            race.cancelAll()
+            return first
+        }
     }
 
     /// After the wait: the socket if one was attached (even as the wait ended), else nil, and none is taken from now.
@@ -152,9 +175,13 @@ final class EarlySession: Sendable {
     // MARK: The page's side
 
     /// The session's frames for the page's body: every whole frame written until none has come for `quiet` after
-    /// the first (the catalog's list follows its loading line, and the list's picture the list, within a few ms),
-    /// within `deadline` in all; empty when none is written by then. What the page holds, the socket does not send.
-    func firstFrame(within deadline: Duration, quiet: Duration = EarlySessions.quietAfterFrame) async -> [UInt8] {
+    /// the first (the catalog's list follows its loading line, and the list's picture the list, within a few ms), at
+    /// most `afterFirst` after it and `deadline` after the call; empty when none is written by then. What the page
+    /// holds, the socket does not send.
+    func firstFrame(
+        within deadline: Duration, quiet: Duration = EarlySessions.quietAfterFrame, afterFirst: Duration = EarlySessions.framesAfterFirst
+    ) async -> [UInt8] {
+        let asked = ContinuousClock.now
         if output.withLock({ $0.frameEnd == nil }) {
             await withTaskGroup(of: Void.self) { race in
                 race.addTask { [frameWritten] in for await _ in frameWritten { return } }
@@ -163,10 +190,10 @@ final class EarlySession: Sendable {
                 race.cancelAll()
             }
         }
-        // Then until no frame has come for `quiet`: the shop's next few frames follow its first within milliseconds.
-        let end = ContinuousClock.now + deadline
-        while let last = output.withLock({ $0.lastFrame }) {
-            let wake = min(last + quiet, end)
+        // Then until no frame has come for `quiet`, `afterFirst` at most: the shop's next few frames follow its first
+        // within milliseconds, and the browser is seldom ready for the body sooner.
+        while let (first, last) = output.withLock({ output in output.firstFrame.flatMap { first in output.lastFrame.map { (first, $0) } } }) {
+            let wake = min(last + quiet, first + afterFirst, asked + deadline)
             guard wake > .now else { break }
             try? await Task.sleep(until: wake)
         }

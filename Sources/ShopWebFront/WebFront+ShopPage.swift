@@ -12,7 +12,7 @@ extension WebFront {
     /// once and the page carries its first frame, drawn as the page is read, and the token its socket adopts it by.
     ///
     /// Order: the head goes out at once (the browser's work on it starts) → the session starts → its first frame, or
-    /// `EarlySessions.firstFrameDeadline` → the body. Not for a prefetch or a HEAD, which would start a shop nobody
+    /// `WebFrontLimits.firstFrameWait` → the body. Not for a prefetch or a HEAD, which would start a shop nobody
     /// sees. A guest's page is gzipped; a signed-in one goes as it is (BREACH).
     static func shopPage(
         _ request: Request, _ context: WebRequestContext, front: WebFrontContext, trust: Bool, account: WebSignedIn? = nil,
@@ -21,7 +21,8 @@ extension WebFront {
         let words = PageWords(request.headers)
         let gzip = account == nil && WebAsset.acceptsGzip(request.headers[.acceptEncoding])
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store", .vary: "Accept-Encoding, Cookie"]
-        guard request.method == .get, !isPrefetch(request.headers), let size = pageTerminalSize(request.headers) else {
+        guard front.limits.firstFrameWait > .zero, request.method == .get, !isPrefetch(request.headers), let size = pageTerminalSize(request.headers)
+        else {
             let html = page(words, nil)
             guard gzip, let gzipped = GuestPages.gzipped(html) else {
                 return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
@@ -39,7 +40,7 @@ extension WebFront {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                let frame = await early.firstFrame(within: EarlySessions.firstFrameDeadline)
+                let frame = await early.firstFrame(within: front.limits.firstFrameWait)
                 let html = Array(page(words, WebPage.FirstFrame(token: early.token, size: size, bytes: frame)).utf8)
                 // Compressed as it is sent, at zlib's default level: 2 ms less than its best on this page, 3% larger.
                 try await writer.write(ByteBuffer(bytes: gzip ? WebAsset.gzip(html, level: 6) ?? [] : html))

@@ -64,6 +64,8 @@ public struct WebFrontLimits: Sendable, Equatable {
     public var connectionsPerAddress = 16
     /// How long a stop waits for sessions to end before killing them.
     public var drainTimeout = Duration.seconds(10)
+    /// How long a returning tab's page waits for the first frame of the session started with it; zero starts none.
+    public var firstFrameWait = Duration.milliseconds(150)
 
     public init() {}
 }

@@ -159,24 +159,11 @@ struct WebTerminalSession {
                 output.finish()
             }
             defer { pump.cancelAll() }
-            // The first to finish: nil for the socket, else why the session ends without one.
-            let waited = await withTaskGroup(of: WebSessionEnding?.self) { race in
-                race.addTask {
-                    for await chunk in output where !early.collect(Array(buffer: chunk)) { return .neverAdopted }
-                    return .shopExited
-                }
-                race.addTask { await early.nextSocket() == nil ? .neverAdopted : nil }
-                race.addTask { (try? await Task.sleep(for: EarlySessions.adoptionDeadline)).map { .neverAdopted } ?? nil }
-                // An ending from outside meanwhile (a sign-out) waits in `stops` for the relay; a shutdown abandons
-                // every waiting session. `stops` is not watched here: a stream whose reader is cancelled ends.
-                let first = await race.next() ?? nil
-                race.cancelAll()
-                return first
-            }
+            let waited = await early.awaitSocket(collecting: output, for: EarlySessions.adoptionDeadline, clock: ContinuousClock())
             front.early.remove(early.token)
             guard let adopted = early.settle() else {
                 let ending = waited ?? .neverAdopted
-                if ending != .shopExited { process.signal(ending == .neverAdopted ? SIGHUP : SIGTERM) }
+                if ending != .shopExited { process.signal(SIGHUP) }
                 return (ending, nil)
             }
             let measured = front.command.bounded(adopted.requested)

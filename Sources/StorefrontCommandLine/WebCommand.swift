@@ -34,6 +34,7 @@ struct WebCommand: AsyncParsableCommand {
     @Option(setting: "web.connections-per-address", as: SettingValue.text) var connectionsPerAddress: String?
     @Option(setting: "web.max-session-length", as: SettingValue.text) var maxSessionLength: String?
     @Option(setting: "web.request-timeout", as: SettingValue.text) var requestTimeout: String?
+    @Option(setting: "web.first-frame-ms", as: SettingValue.text) var firstFrameWait: String?
     @Option(setting: "ssh.openid-providers", as: SettingValue.text) var openIDProviders: String?
     @Option(setting: "web.idle-timeout", as: SettingValue.text) var idleTimeout: String?
     @Option(setting: "web.drain-timeout", as: SettingValue.text) var drainTimeout: String?
@@ -59,7 +60,7 @@ struct WebCommand: AsyncParsableCommand {
             ("web.listen", listen), ("web.public-origins", publicOrigins.isEmpty ? nil : publicOrigins.joined(separator: ",")),
             ("web.trust-forwarded-for", trustForwardedFor ? "on" : nil), ("web.max-sessions", maxSessions),
             ("web.sessions-per-address", sessionsPerAddress), ("web.connections-per-address", connectionsPerAddress),
-            ("web.max-session-length", maxSessionLength), ("web.request-timeout", requestTimeout),
+            ("web.max-session-length", maxSessionLength), ("web.request-timeout", requestTimeout), ("web.first-frame-ms", firstFrameWait),
             ("ssh.openid-providers", openIDProviders),
             ("web.idle-timeout", idleTimeout), ("web.drain-timeout", drainTimeout), ("web.connections-per-minute", connectionsPerMinute),
         ] + sessionStart.given

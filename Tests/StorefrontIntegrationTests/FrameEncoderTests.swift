@@ -35,6 +35,17 @@ struct FrameEncoderTests {
         #expect(Self.text(encoder) == "\u{1B}(B\u{1B}[m\u{1B}[H\u{1B}[2J\u{1B}[2;3H\u{1B}[38;5;114mHi")
     }
 
+    @Test func aSessionAskedForSynchronizedOutputMarksEachFrameAndNothingWhenNothingChanged() {
+        var encoder = FrameEncoder(dialect: .xterm(.color256), marksFrames: true, width: Self.width)
+        let first = Self.frame { $0.put("Hi", column: 2, row: 1, style: Style(.price)) }
+        encoder.encode(from: nil, to: first)
+        #expect(Self.text(encoder) == "\u{1B}[?2026h\u{1B}(B\u{1B}[m\u{1B}[H\u{1B}[2J\u{1B}[2;3H\u{1B}[38;5;114mHi\u{1B}[?2026l")
+        encoder.encode(from: first, to: first)
+        #expect(encoder.output.isEmpty, "no marks around nothing")
+        #expect(FrameEncoder.marksFrames(in: ["STOREFRONT_SYNCHRONIZED_OUTPUT": "1"]))
+        #expect(!FrameEncoder.marksFrames(in: [:]) && !FrameEncoder.marksFrames(in: ["STOREFRONT_SYNCHRONIZED_OUTPUT": "0"]))
+    }
+
     @Test func aSecondFrameWritesOnlyTheChangedCellsAndNothingWhenNoneChanged() {
         var encoder = Self.encoder()
         let first = Self.frame { $0.put("Hello", column: 0, row: 0) }

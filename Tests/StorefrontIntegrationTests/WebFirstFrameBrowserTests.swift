@@ -39,5 +39,31 @@ struct WebFirstFrameBrowserTests {
         #expect(!console.contains { $0.contains("Content Security Policy") }, "no inline script or style is refused: \(console)")
     }
 
+    @Test func aReturningTabShowsTheShopFromItsPageAloneBeforeAnySocket() throws {
+        // The page waits for its session's first frame as long as the test may take.
+        let server = try ServeProcess(command: WebFrontBrowserTests.web + ["--first-frame-ms", "10000"])
+        let browser = try Browser(width: 1100, height: 700)
+        // The first visit: a session of the socket's, and the tab's size kept for the next.
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.waitFor("│")
+        let cookies = try browser.must(["op": "page"])["scriptCookies"] as? String ?? ""
+        let size = try #require(cookies.firstMatch(of: /storefront-terminal=(\d+)x(\d+)/), "\(cookies)")
+        try server.waitForLog(#/web session 1 open: [^\n]*xterm-256color \d+x\d+\b(?!, started)/#)
+
+        // The next visit, in a tab that gets neither xterm.js nor a socket: the page alone draws the shop.
+        try browser.must(["op": "new_tab"])
+        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
+        try browser.must(["op": "no_socket"])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        // The page holds the session's first frame, and the list and its picture where they came within 12 ms of it.
+        let shown = try rows(browser.must(["op": "preview", "text": "Products"]))
+        #expect(shown.first?.contains("guest · cart: empty") == true, "\(shown)")
+        let early = try browser.must(["op": "early"])
+        #expect(early["socket"] as? Int == 3, "the socket never connected: \(early)")
+        #expect(early["messages"] as? Int == 1 && early["pageFrames"] as? Bool == true, "drawn from the page's own frames: \(early)")
+        try server.waitForLog(Regex("web session 2 open: [^\\n]*xterm-256color \(size.output.1)x\(size.output.2), started with its page"))
+        try browser.must(["op": "screenshot", "path": WebFrontBrowserTests.artifacts.appendingPathComponent("web-page-frames.png").path])
+    }
+
     private func rows(_ answer: [String: Any]) -> [String] { answer["rows"] as? [String] ?? [] }
 }

@@ -27,10 +27,12 @@ final class WebSocketTestClient: @unchecked Sendable {  // @unchecked: each test
 
     /// Asks for `/session` as a page of `origin` would; returns the HTTP head of the answer (and any body read with it).
     func handshake(
-        origin: String?, path: String = "/session?columns=100&rows=30", cookie: String? = nil, timeout: Duration = .seconds(30)
+        origin: String?, path: String = "/session?columns=100&rows=30", cookie: String? = nil, headers: [String] = [],
+        timeout: Duration = .seconds(30)
     ) throws -> String {
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         if let cookie { request += "Cookie: \(cookie)\r\n" }
+        for header in headers { request += header + "\r\n" }
         request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
         if let origin { request += "Origin: \(origin)\r\n" }
         try write(Array((request + "\r\n").utf8))

@@ -164,6 +164,20 @@ def main():
                             lambda d: (lambda rows: rows if shows(rows) else False)(d.execute_script(read)))
                     except TimeoutException:
                         answer = {"ok": False, "error": f"no preview showing {wanted!r}: {driver.execute_script(read)}"}
+                elif op == "no_socket":
+                    # This tab's pages get a WebSocket that never connects (CDP's blocking does not reach sockets).
+                    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+                        "window.WebSocket = class { constructor(url) { this.url = url; this.readyState = 3; } send() {} close() {} };")})
+                elif op == "early":
+                    # The page's own start (connect.js), once its socket is no longer connecting: the socket's state
+                    # (1 open, 3 closed), how many messages it drew (the page's own frames count as one), and whether
+                    # the page came with a session's first frames.
+                    read = ("const e = window.storefrontEarly; return e && e.socket.readyState !== 0 ? {socket: e.socket.readyState, "
+                            "messages: e.messages.length, pageFrames: !!document.getElementById('first-frame')} : null;")
+                    try:
+                        answer.update(WebDriverWait(driver, command.get("timeout", 20), poll_frequency=0.02).until(lambda d: d.execute_script(read)))
+                    except TimeoutException:
+                        answer = {"ok": False, "error": "the page's socket is still connecting"}
                 elif op == "wait_rows":
                     # Waits until the terminal's rows, each without its trailing spaces, are `rows`.
                     wanted = command["rows"]

@@ -1,0 +1,131 @@
+import AsyncAlgorithms
+import Clocks
+import HTTPTypes
+import NIOCore
+import PseudoTerminal
+import ShopSessions
+import Testing
+
+@testable import ShopWebFront
+
+/// A session started with its page: which bytes the page carries and which its socket sends, who may take it, and
+/// why it ends without a socket. The socket's side runs in real processes (`WebEarlySessionJourneyTests`).
+@Suite("A session started with its page")
+struct WebEarlySessionTests {
+    static let begins = "\u{1B}[?2026h", ends = "\u{1B}[?2026l"
+    static let preamble = "\u{1B}[?1049h\u{1B}[?1h"
+
+    static func session() -> EarlySession { EarlySession(address: "127.0.0.1", signInSession: nil) }
+
+    @Test func thePageCarriesTheWholeFramesWrittenAndTheSocketSendsWhatFollows() async {
+        let session = Self.session()
+        let loading = Self.begins + "Products … loading" + Self.ends
+        let list = Self.begins + "Products 1 of 24" + Self.ends
+        let written = Array((Self.preamble + loading + list + Self.begins + "half a frame").utf8)
+        // In chunks that split the first frame's closing mark between them.
+        let split = Self.preamble.utf8.count + loading.utf8.count - 3
+        #expect(session.collect(Array(written[..<split])))
+        #expect(session.collect(Array(written[split...])))
+        let page = await session.firstFrame(within: .zero, quiet: .zero, afterFirst: .zero)
+        #expect(String(decoding: page, as: UTF8.self) == Self.preamble + loading + list, "every whole frame, and no part of the next")
+        #expect(String(decoding: session.heldForSocket(), as: UTF8.self) == Self.begins + "half a frame")
+        #expect(session.heldForSocket() == Array((Self.begins + "half a frame").utf8), "asked again, the same")
+    }
+
+    @Test func aPageThatWentWithoutAFrameLeavesItAllToTheSocket() async {
+        let session = Self.session()
+        #expect(session.collect(Array((Self.preamble + Self.begins + "Prod").utf8)))
+        #expect(await session.firstFrame(within: .zero, quiet: .zero, afterFirst: .zero).isEmpty)
+        // The frame ends after the page went: it is the socket's to send, whole.
+        #expect(session.collect(Array(("ucts" + Self.ends).utf8)))
+        #expect(String(decoding: session.heldForSocket(), as: UTF8.self) == Self.preamble + Self.begins + "Products" + Self.ends)
+    }
+
+    @Test func aSessionThatStoppedBeforeAnyFrameLetsThePageGoAtOnce() async {
+        let session = Self.session()
+        session.noFrame()
+        // Were the page to wait the deadline, this test would take an hour.
+        #expect(await session.firstFrame(within: .seconds(3_600), quiet: .zero, afterFirst: .zero).isEmpty)
+    }
+
+    @Test func aTokenIsTakenOnceAndOnlyByTheVisitorItWasMadeFor() {
+        let sessions = EarlySessions()
+        let guest = EarlySession(address: "192.0.2.1", signInSession: nil)
+        let signedIn = EarlySession(address: "192.0.2.1", signInSession: "ses_1")
+        sessions.add(guest)
+        sessions.add(signedIn)
+        #expect(guest.token.count == 22 && guest.token != signedIn.token)
+        #expect(sessions.take(guest.token, address: "192.0.2.1", signInSession: nil) === guest)
+        #expect(sessions.take(guest.token, address: "192.0.2.1", signInSession: nil) == nil, "spent")
+        // Another address, or another sign-in, spends the token: the session ends, and its visitor gets a new one.
+        #expect(sessions.take(signedIn.token, address: "192.0.2.1", signInSession: "ses_2") == nil)
+        #expect(sessions.take(signedIn.token, address: "192.0.2.1", signInSession: "ses_1") == nil)
+        #expect(signedIn.settle() == nil, "abandoned: no socket will be taken")
+        #expect(sessions.count == 0)
+    }
+
+    @Test func withoutItsSocketASessionEndsAtTheDeadlineWhenItsShopEndsOrWritesTooMuchOrIsAbandoned() async {
+        // The deadline: a clock that has always passed it.
+        let waiting = AsyncChannel<ByteBuffer>()
+        #expect(await Self.session().awaitSocket(collecting: waiting, for: .seconds(10), clock: ImmediateClock()) == .neverAdopted)
+
+        // The shop ended (a clock that never moves).
+        let ended = AsyncChannel<ByteBuffer>()
+        ended.finish()
+        #expect(await Self.session().awaitSocket(collecting: ended, for: .seconds(10), clock: TestClock()) == .shopExited)
+
+        // More than the limit before a socket.
+        let flood = AsyncChannel<ByteBuffer>()
+        let flooded = Self.session()
+        let feeding = Task { await flood.send(ByteBuffer(bytes: [UInt8](repeating: 0x61, count: EarlySession.heldLimit + 1))) }
+        #expect(await flooded.awaitSocket(collecting: flood, for: .seconds(10), clock: TestClock()) == .neverAdopted)
+        await feeding.value
+
+        // Abandoned: its token spent by another visitor, or the front stopping.
+        let abandoned = Self.session()
+        abandoned.abandon()
+        #expect(await abandoned.awaitSocket(collecting: AsyncChannel<ByteBuffer>(), for: .seconds(10), clock: TestClock()) == .neverAdopted)
+        let sessions = EarlySessions()
+        let stopping = Self.session()
+        sessions.add(stopping)
+        sessions.abandonAll()
+        #expect(sessions.count == 0)
+        #expect(await stopping.awaitSocket(collecting: AsyncChannel<ByteBuffer>(), for: .seconds(10), clock: TestClock()) == .neverAdopted)
+    }
+
+    @Test func theClosingMarkIsFoundAcrossWhereItWasSplitAndNotInsideAnotherSequence() {
+        let bytes = Array("a\u{1B}[?2026hb\u{1B}[?2026lc\u{1B}[?2026l".utf8)
+        let first = FrameMarks.firstEnd(in: bytes, from: 0)
+        #expect(first == 18, "just past the first closing mark: a, 8 bytes, b, 8 bytes")
+        #expect(FrameMarks.firstEnd(in: bytes, from: first!) == bytes.count)
+        #expect(FrameMarks.firstEnd(in: Array("\u{1B}[?2026".utf8), from: 0) == nil)
+        #expect(FrameMarks.firstEnd(in: Array("\u{1B}[?12026l".utf8), from: 0) == nil)
+    }
+
+    @Test func theTabsSizeComesFromItsCookieWithinBounds() {
+        func size(_ cookie: String) -> TerminalSize? { WebFront.pageTerminalSize([.cookie: cookie]) }
+        #expect(size("storefront-terminal=120x38") == TerminalSize(columns: 120, rows: 38))
+        #expect(size("sf_session=abc; storefront-terminal=80x24; other=1") == TerminalSize(columns: 80, rows: 24))
+        for bad in ["storefront-terminal=0x24", "storefront-terminal=80x0", "storefront-terminal=99999x24", "storefront-terminal=80x", "storefront-terminal=80x24x2",
+            "storefront-terminal=-80x24", "storefront-terminal=ax24", "storefront-terminal=3000x24", "storefront-terminal=", "other=80x24"] {
+            #expect(size(bad) == nil, "\(bad)")
+        }
+        #expect(WebFront.pageTerminalSize([:]) == nil)
+    }
+
+    @Test func aPrefetchIsToldFromAVisit() {
+        #expect(WebFront.isPrefetch([HTTPField.Name("Sec-Purpose")!: "prefetch;prerender"]))
+        #expect(WebFront.isPrefetch([HTTPField.Name("Purpose")!: "prefetch"]))
+        #expect(!WebFront.isPrefetch([.accept: "text/html"]))
+    }
+
+    @Test func theSocketNamesItsSessionByAToken() {
+        let token = EarlySession.newToken()
+        #expect(WebFront.adoptionToken("/session?columns=100&rows=30&session=\(token)") == token)
+        #expect(WebFront.adoptionToken("/session?columns=100&rows=30") == nil)
+        for bad in ["short", token + "x", String(token.dropLast()) + "/", String(token.dropLast()) + "%"] {
+            #expect(WebFront.adoptionToken("/session?session=\(bad)") == nil, "\(bad)")
+        }
+        #expect(SessionCommand.synchronizedOutputVariable == "STOREFRONT_SYNCHRONIZED_OUTPUT")
+    }
+}
