@@ -11,14 +11,16 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-# In every page, before its own scripts: the first frame painted with the shop's list on it, from the navigation's
+# In every page, before its own scripts: the first frame painted with the shop on it (its header's "Products", which
+# its loading line shows too), and the first with the list itself (its selection marker), from the navigation's
 # start (the page's text, drawn by the preview or by xterm.js, seen as it changes, then the next animation frame: the
 # one that paints it); and the first moment xterm.js's buffer holds the list (the terminal ready for the keys). And the
 # document's first animation frame, whatever it holds: on a file with nothing of the shop in it, Chromium's own floor.
 SHOP_SHOWN = """
 requestAnimationFrame(() => { window.__firstFrameAt = performance.now(); });
 const shown = new MutationObserver(() => { const box = document.getElementById('terminal');
-  if (box && box.textContent.includes('Products')) { shown.disconnect(); requestAnimationFrame(() => { window.__shopShownAt = performance.now(); }); } });
+  if (box && box.textContent.includes('Products') && !window.__shopShown) { window.__shopShown = true; requestAnimationFrame(() => { window.__shopShownAt = performance.now(); }); }
+  if (box && box.textContent.includes('\u203a')) { shown.disconnect(); requestAnimationFrame(() => { window.__listShownAt = performance.now(); }); } });
 shown.observe(document, { childList: true, subtree: true, characterData: true });
 const ready = setInterval(() => { const t = window.storefront && window.storefront.terminal; if (!t) return;
   const b = t.buffer.active; for (let y = 0; y < t.rows; y++) { const l = b.getLine(b.viewportY + y);
