@@ -8,7 +8,9 @@ import Testing
 /// the visitor it was made for.
 @Suite("A tab's session started with its page", .serialized, .ownThreads)
 struct WebEarlySessionJourneyTests {
-    static var firstFrame: Regex<(Substring, Substring, Substring, Substring, Substring)> { #/id="first-frame" data-session="([A-Za-z0-9_-]{22})" data-columns="(\d+)" data-rows="(\d+)">([A-Za-z0-9+/=]*)</script>/# }
+    static var firstFrame: Regex<(Substring, Substring, Substring, Substring, Substring)> {
+        #/id="first-frame" data-session="([A-Za-z0-9_-]{22})" data-columns="(\d+)" data-rows="(\d+)">([A-Za-z0-9+/=]*)</script>/#
+    }
 
     /// The page waits for its session's first frame as long as a test may take: what it carries is then known.
     static let web = ["web", "--listen", "127.0.0.1:0", "--first-frame-ms", "10000"]
@@ -51,7 +53,8 @@ struct WebEarlySessionJourneyTests {
         while !screen.contains(where: { $0.contains("› stdout Mug") }), let frame = try client.nextFrame() {
             guard frame.opcode == 2 else { continue }
             received += frame.payload
-            screen = try FrameEncoderTests.play([started.frames + String(decoding: received, as: UTF8.self)], size: Size(columns: 100, rows: 30))
+            screen =
+                try FrameEncoderTests.play([started.frames + String(decoding: received, as: UTF8.self)], size: Size(columns: 100, rows: 30))
                 .last?.rows ?? []
         }
         #expect(screen.contains { $0.contains("› stdout Mug") } && screen.contains { $0.contains("2 of 24") }, "Down moved the selection: \(screen)")
@@ -80,7 +83,8 @@ struct WebEarlySessionJourneyTests {
         let answer = try stranger.handshake(
             origin: origin, path: "/session?columns=100&rows=30&session=\(started.token)", headers: ["X-Forwarded-For: 192.0.2.8"])
         #expect(answer.hasPrefix("HTTP/1.1 101"), "\(answer)")
-        try server.waitForLog(#/web session 2 open: browser guest web-guest:[0-9a-f]{16} from 192\.0\.2\.8, pid \d+, xterm-256color 100x30(?!, started)/#)
+        try server.waitForLog(
+            #/web session 2 open: browser guest web-guest:[0-9a-f]{16} from 192\.0\.2\.8, pid \d+, xterm-256color 100x30(?!, started)/#)
         try server.waitForLog(#/web session 1 closed: its page never came for it/#)
         // The page's own visitor, too late, gets a session of its own as well.
         let owner = try WebSocketTestClient(port: server.port)
