@@ -47,13 +47,9 @@ const sf_web_asset *sf_web_assets(size_t *count) {
 }
 
 int sf_gzip(const unsigned char *bytes, size_t count, unsigned char **out, size_t *out_count) {
-    return sf_gzip_level(bytes, count, Z_BEST_COMPRESSION, out, out_count);
-}
-
-int sf_gzip_level(const unsigned char *bytes, size_t count, int level, unsigned char **out, size_t *out_count) {
     z_stream stream = {0};
     // 31: a window of 2^15 with gzip's header and trailer, what Content-Encoding: gzip names.
-    if (deflateInit2(&stream, level, Z_DEFLATED, 31, 9, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
+    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 31, 9, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
     uLong bound = deflateBound(&stream, (uLong)count);
     unsigned char *buffer = malloc(bound);
     if (!buffer) {

@@ -86,13 +86,13 @@ struct WebAsset: Sendable {
         return String((String(repeating: "0", count: 16 - hex.count) + hex).prefix(12))
     }
 
-    /// `bytes` in gzip at zlib's `level` (9, the smallest, for what is compressed once); nil where that is no smaller.
-    static func gzip(_ bytes: [UInt8], level: Int32 = 9) -> [UInt8]? {
+    /// `bytes` in gzip; nil where zlib fails or, with `onlySmaller`, where that is no smaller.
+    static func gzip(_ bytes: [UInt8], onlySmaller: Bool = true) -> [UInt8]? {
         var out: UnsafeMutablePointer<UInt8>?
         var count = 0
-        guard bytes.withUnsafeBufferPointer({ sf_gzip_level($0.baseAddress, $0.count, level, &out, &count) }) == 0, let out else { return nil }
+        guard bytes.withUnsafeBufferPointer({ sf_gzip($0.baseAddress, $0.count, &out, &count) }) == 0, let out else { return nil }
         defer { free(out) }
-        return count < bytes.count ? Array(UnsafeBufferPointer(start: out, count: count)) : nil
+        return count < bytes.count || !onlySmaller ? Array(UnsafeBufferPointer(start: out, count: count)) : nil
     }
 }
 

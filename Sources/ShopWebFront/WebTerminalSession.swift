@@ -113,7 +113,7 @@ struct WebTerminalSession {
                 switch attachment {
                 case .socket(let inbound, let outbound):
                     let ending = await relay(
-                        process: process, fromShop: fromShop, held: [], toShop: toShop, inbound: inbound, outbound: outbound, stops: stops)
+                        process: process, fromShop: fromShop, toShop: toShop, inbound: inbound, outbound: outbound, stops: stops)
                     return (ending, AdoptingSocket?.none)
                 case .early(let early):
                     return await adopt(early, process: process, size: size, fromShop: fromShop, toShop: toShop, stops: stops)
@@ -168,17 +168,18 @@ struct WebTerminalSession {
             }
             let measured = front.command.bounded(adopted.requested)
             if measured != size { try? process.resize(to: measured) }
+            // What the shop wrote before the socket came and the page does not hold, then what it writes from now.
+            let held = early.heldForSocket()
             let ending = await relay(
-                process: process, fromShop: output, held: early.heldForSocket(), toShop: toShop, inbound: adopted.inbound,
-                outbound: adopted.outbound, stops: stops)
+                process: process, fromShop: chain((held.isEmpty ? [] : [ByteBuffer(bytes: held)]).async, output), toShop: toShop,
+                inbound: adopted.inbound, outbound: adopted.outbound, stops: stops)
             return (ending, adopted)
         }
     }
 
     /// Races the shop's output, the page's input and the session's clocks; the first to finish is the ending.
-    /// `held`: what the shop wrote before the socket came that the page does not hold yet, sent first.
     private func relay<ShopOutput: AsyncSequence & Sendable>(
-        process: PseudoTerminalProcess, fromShop: ShopOutput, held: [UInt8], toShop: NIOAsyncChannelOutboundWriter<ByteBuffer>,
+        process: PseudoTerminalProcess, fromShop: ShopOutput, toShop: NIOAsyncChannelOutboundWriter<ByteBuffer>,
         inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, stops: AsyncStream<WebSessionEnding>
     ) async -> WebSessionEnding where ShopOutput.Element == ByteBuffer {
         let lastInput = LastInput()
@@ -187,16 +188,6 @@ struct WebTerminalSession {
         let command = front.command
         return await withTaskGroup(of: WebSessionEnding.self) { group in
             group.addTask {
-                do {
-                    if !held.isEmpty { try await outbound.write(.binary(ByteBuffer(bytes: held))) }
-                } catch {
-                    return .pageGone
-                }
-                do {
-                    if !held.isEmpty { try await outbound.write(.binary(ByteBuffer(bytes: held))) }
-                } catch {
-                    return .pageGone
-                }
                 do {
                     for try await chunk in fromShop {
                         do { try await outbound.write(.binary(chunk)) } catch { return .pageGone }

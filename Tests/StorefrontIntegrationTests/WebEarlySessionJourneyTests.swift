@@ -68,6 +68,24 @@ struct WebEarlySessionJourneyTests {
         #expect(!String(second.output).contains("started with its page"), "\(second.output)")
     }
 
+    @Test func aPageThatWentBeforeItsSessionDrewLeavesEveryByteToTheSocketOnce() throws {
+        // 1 ms: the session's process has not drawn by then, so the page goes without frames.
+        let server = try ServeProcess(command: ["web", "--listen", "127.0.0.1:0", "--first-frame-ms", "1"])
+        let started = try Self.started(in: Self.page(server))
+        let client = try WebSocketTestClient(port: server.port)
+        let path = "/session?columns=100&rows=30&session=\(started.token)"
+        #expect(try client.handshake(origin: "http://127.0.0.1:\(server.port)", path: path).hasPrefix("HTTP/1.1 101"))
+        var received: [UInt8] = []
+        while !String(decoding: received, as: UTF8.self).contains("›"), let frame = try client.nextFrame() {
+            if frame.opcode == 2 { received += frame.payload }
+        }
+        // Whatever the page held, and whatever the session kept for the socket, the shop's screen set-up (written
+        // once, first) reaches the page once.
+        let all = started.frames + String(decoding: received, as: UTF8.self)
+        #expect(all.hasPrefix("\u{1B}[?1049h") && all.ranges(of: "\u{1B}[?1049h").count == 1, "\(all.prefix(200).debugDescription)")
+        #expect(!server.log.contains("web session 2 open"))
+    }
+
     @Test func aFirstVisitAPrefetchOrAnotherVisitorsSocketGetsNoSessionOfAnothers() throws {
         let server = try ServeProcess(command: Self.web + ["--trust-forwarded-for"])
         let origin = "http://127.0.0.1:\(server.port)"

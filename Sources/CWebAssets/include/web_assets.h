@@ -14,7 +14,5 @@ const sf_web_asset *sf_web_assets(size_t *count);
 
 /// `bytes` in gzip (zlib at its best compression) into a malloc'd buffer (free with free); -1 when zlib fails.
 int sf_gzip(const unsigned char *bytes, size_t count, unsigned char **out, size_t *out_count);
-/// The same at zlib's `level` (1 fastest to 9 smallest): what a page made per request is compressed at.
-int sf_gzip_level(const unsigned char *bytes, size_t count, int level, unsigned char **out, size_t *out_count);
 
 #endif
