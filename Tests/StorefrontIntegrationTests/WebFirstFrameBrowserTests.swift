@@ -46,8 +46,11 @@ struct WebFirstFrameBrowserTests {
         // The first visit: a session of the socket's, and the tab's size kept for the next.
         try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
         try browser.waitFor("│")
-        let cookies = try browser.must(["op": "page"])["scriptCookies"] as? String ?? ""
+        let page = try browser.must(["op": "page"])
+        let cookies = page["scriptCookies"] as? String ?? ""
         let size = try #require(cookies.firstMatch(of: /storefront-terminal=(\d+)x(\d+)/), "\(cookies)")
+        let kept = (page["cookies"] as? [[String: Any]] ?? []).first { $0["name"] as? String == "storefront-terminal" }
+        #expect(kept?["sameSite"] as? String == "Lax" && kept?["path"] as? String == "/", "a link from another site carries it: \(kept ?? [:])")
         try server.waitForLog(#/web session 1 open: [^\n]*xterm-256color \d+x\d+\b(?!, started)/#)
 
         // The next visit, in a tab that gets neither xterm.js nor a socket: the page alone draws the shop.

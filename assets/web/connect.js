@@ -55,8 +55,9 @@
   const columns = Math.max(2, Math.floor((Math.max(0, parseInt(style.width, 10)) - scrollBar) / cell.width));
   const rows = Math.max(1, Math.floor(parseInt(style.height, 10) / cell.height));
 
-  // The size, for the next visit: the server starts that visit's session with the page.
-  document.cookie = "storefront-terminal=" + columns + "x" + rows + "; Max-Age=31536000; SameSite=Strict" +
+  // The size, for the next visit: the server starts that visit's session with the page. Lax: a visit by a link from
+  // another site carries it too (it says only the size; starting a shop is what a visit does anyway).
+  document.cookie = "storefront-terminal=" + columns + "x" + rows + "; Max-Age=31536000; SameSite=Lax" +
     (window.location.protocol === "https:" ? "; Secure" : "");
   // The session the server started with this page, and its first frame, where it had the size from the cookie.
   const started = document.getElementById("first-frame");
