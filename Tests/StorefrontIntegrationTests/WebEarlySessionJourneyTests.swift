@@ -112,6 +112,17 @@ struct WebEarlySessionJourneyTests {
         try server.waitForLog(#/web session 3 open: browser guest web-guest:[0-9a-f]{16} from 192\.0\.2\.7, pid \d+, xterm-256color 90x25/#)
     }
 
+    @Test func aStopEndsASessionStillWaitingForItsPageAtOnce() throws {
+        // A second's drain: a session left waiting for its page's socket (10 s) would outlast it and never log its end.
+        let server = try ServeProcess(command: Self.web + ["--drain-timeout", "1s"])
+        _ = try Self.started(in: Self.page(server))
+        try server.waitForLog(#/web session 1 open: .*, started with its page/#)
+        #expect(try server.terminate() == 0)
+        let closed = try #require(server.log.range(of: "web session 1 closed: its page never came for it"), "\(server.log)")
+        let stopped = try #require(server.log.range(of: "stopped", range: closed.upperBound..<server.log.endIndex), "\(server.log)")
+        #expect(closed.upperBound <= stopped.lowerBound)
+    }
+
     @Test func aTabAtAnotherSizeThanLastTimeAdoptsItsSessionAndTheShopRedrawsAtTheNewSize() throws {
         let server = try ServeProcess(command: Self.web)
         let started = try Self.started(in: Self.page(server))
