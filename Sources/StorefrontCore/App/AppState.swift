@@ -1,3 +1,4 @@
+import LiveObjects
 import ShopModels
 import ShopPorts
 
@@ -91,12 +92,27 @@ public struct Customer: Equatable, Sendable {
 /// What the reducers work with: the injected dependencies, the shop's profile, the mailbox, and the sign-in sessions their effects use.
 @MainActor
 public struct ShopEnvironment {
+    /// What a market prices, in one object: a step copies its environment several times (`inMarket`), and a copy
+    /// retains this once instead of every dependency and every string of the profile.
+    private final class Priced: LiveObject {
+        let dependencies: StorefrontDependencies
+        let shopProfile: ShopProfile
+        let market: Market?
+
+        init(dependencies: StorefrontDependencies, shopProfile: ShopProfile, market: Market?) {
+            self.dependencies = dependencies
+            self.shopProfile = shopProfile
+            self.market = market
+        }
+    }
+
+    private var priced: Priced
     /// The dependencies, with the catalog as the session's market prices it.
-    public private(set) var dependencies: StorefrontDependencies
+    public var dependencies: StorefrontDependencies { _read { yield priced.dependencies } }
     /// The shop: name, currency, shipping, tax and card networks, as the session's market sees it.
-    public private(set) var shopProfile: ShopProfile
+    public var shopProfile: ShopProfile { _read { yield priced.shopProfile } }
     /// The market the catalog and profile are priced for; nil for a shop without markets.
-    public private(set) var market: Market?
+    public var market: Market? { priced.market }
     /// The catalog in the shop's own currency, which each market's view prices.
     private let baseCatalog: any CatalogRepository
     /// Where effects, delegates and One-Tap's navigator post their actions.
@@ -105,8 +121,7 @@ public struct ShopEnvironment {
     public let signIns: LiveSignIns
 
     public init(dependencies: StorefrontDependencies, mailbox: ActionMailbox = ActionMailbox(), signIns: LiveSignIns = LiveSignIns()) {
-        self.dependencies = dependencies
-        self.shopProfile = dependencies.catalog.shop
+        self.priced = Priced(dependencies: dependencies, shopProfile: dependencies.catalog.shop, market: nil)
         self.baseCatalog = dependencies.catalog
         self.mailbox = mailbox
         self.signIns = signIns
@@ -114,9 +129,9 @@ public struct ShopEnvironment {
     }
 
     private mutating func price(in chosen: Market, _ markets: MarketPricing) {
-        market = chosen
+        var dependencies = priced.dependencies
         dependencies.catalog = MarketCatalog(baseCatalog, pricing: markets, market: chosen)
-        shopProfile = markets.shop(in: chosen)
+        priced = Priced(dependencies: dependencies, shopProfile: markets.shop(in: chosen), market: chosen)
     }
 
     /// The environment of the market `id` (the state's `shell.market`): the reducers see its catalog and profile
