@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Where the browser tab's first frame goes (docs/BENCHMARKS.md): in headless Chromium, for each load, when the page
-arrived, when connect.js made the WebSocket, when it opened, when its first message came, when the shop's rows were
+arrived, when connect.js made the WebSocket, when it opened, when its first message came, the page's first animation
+frame (whatever it held), when the shop's rows were
 painted (by the page's preview) and when they were in xterm.js's buffer (all read in the page, so WebDriver's round
 trips add nothing); then one load's CPU profile, the functions with the most time.
 
@@ -37,10 +38,10 @@ try:
         driver.get(f"http://127.0.0.1:{port}/")
         time.sleep(1.5)
         times = driver.execute_script("""const n = performance.getEntriesByType('navigation')[0];
-          return [n.responseEnd, window.__created || 0, window.__open || 0, window.__message || 0, window.__shopShownAt || 0,
-                  window.__terminalReadyAt || 0].map(Math.round)""")
-        print("load %d: page in %d ms, socket made %d, open %d, first message in %d, shop painted %d, in xterm.js's buffer %d"
-              % (load, *times))
+          return [n.responseEnd, window.__created || 0, window.__open || 0, window.__message || 0, window.__firstFrameAt || 0,
+                  window.__shopShownAt || 0, window.__terminalReadyAt || 0].map(Math.round)""")
+        print("load %d: page in %d ms, socket made %d, open %d, first message in %d, the page's first animation frame %d, "
+              "shop painted %d, in xterm.js's buffer %d" % (load, *times))
         driver.get("about:blank")
     driver.execute_cdp_cmd("Profiler.enable", {})
     driver.execute_cdp_cmd("Profiler.setSamplingInterval", {"interval": 200})

@@ -24,7 +24,7 @@ extension ShopAPIService {
         do {
             taken = try await intake.take(bytes, declared: declared)
         } catch {
-            if error.isStorage { throw APIProblem(.unavailable, error.message, retryAfter: 5) }
+            if error.reason == .storage { throw APIProblem(.unavailable, error.message, retryAfter: 5) }
             throw APIProblem(.validation, error.message, errors: [.init(field: "body", message: error.message)])
         }
         let reference = taken.reference

@@ -106,7 +106,6 @@ public struct PictureIntakeRefusal: Error, Hashable, Sendable {
     }
     public var message: String
     public var reason: Reason
-    public var isStorage: Bool { reason == .storage }
     public init(_ message: String, reason: Reason = .refused) {
         self.message = message
         self.reason = reason

@@ -51,18 +51,11 @@ extension WebFront {
 
     /// The size the page's terminal had last time, from its cookie; nil for none or one out of bounds.
     static func pageTerminalSize(_ headers: HTTPFields) -> TerminalSize? {
-        for header in headers[values: .cookie] {
-            for pair in header.split(separator: ";") {
-                let parts = pair.trimmingCharacters(in: .whitespaces).split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, parts[0] == terminalSizeCookie else { continue }
-                let sides = parts[1].split(separator: "x")
-                guard sides.count == 2, sides.allSatisfy({ $0.count <= 4 }), let columns = Int(sides[0]), let rows = Int(sides[1]),
-                    (2...2_000).contains(columns), (1...1_000).contains(rows)
-                else { return nil }
-                return TerminalSize(columns: columns, rows: rows)
-            }
-        }
-        return nil
+        let sides = WebSignIn.cookie(terminalSizeCookie, in: headers)?.split(separator: "x") ?? []
+        guard sides.count == 2, sides.allSatisfy({ $0.count <= 4 }), let columns = Int(sides[0]), let rows = Int(sides[1]),
+            (2...2_000).contains(columns), (1...1_000).contains(rows)
+        else { return nil }
+        return TerminalSize(columns: columns, rows: rows)
     }
 
     /// Whether the browser fetches the page ahead of a visit (`Sec-Purpose: prefetch`), which must not start a shop.
@@ -74,28 +67,25 @@ extension WebFront {
 
     /// The page's terminal size from `?columns=C&rows=R`; 80x24 for anything missing or malformed.
     static func requestedSize(_ path: String) -> TerminalSize {
-        var columns = 80
-        var rows = 24
-        if let query = path.split(separator: "?", maxSplits: 1).dropFirst().first {
-            for pair in query.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2, let value = Int(parts[1]), (1...10_000).contains(value) else { continue }
-                if parts[0] == "columns" { columns = value } else if parts[0] == "rows" { rows = value }
-            }
+        func side(_ name: String, _ usual: Int) -> Int {
+            queryValues(path, name).lazy.compactMap { Int($0) }.first { (1...10_000).contains($0) } ?? usual
         }
-        return TerminalSize(columns: columns, rows: rows)
+        return TerminalSize(columns: side("columns", 80), rows: side("rows", 24))
     }
 
     /// The session a page's socket adopts, from `?session=TOKEN`: 22 URL-safe characters; nil for none or another.
     static func adoptionToken(_ path: String) -> String? {
-        guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return nil }
-        for pair in query.split(separator: "&") {
+        queryValues(path, "session").first { value in
+            value.count == 22 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        }.map(String.init)
+    }
+
+    /// The values of `name` in `path`'s query, in order (`?a=1&b=2`).
+    private static func queryValues(_ path: String, _ name: String) -> [Substring] {
+        guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }
+        return query.split(separator: "&").compactMap { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0] == "session", parts[1].count == 22,
-                parts[1].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
-            else { continue }
-            return String(parts[1])
+            return parts.count == 2 && parts[0] == name ? parts[1] : nil
         }
-        return nil
     }
 }
