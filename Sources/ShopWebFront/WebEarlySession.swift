@@ -26,11 +26,13 @@ final class EarlySessions: Sendable {
         waiting.withLock { $0[session.token] = session }
     }
 
-    /// The session `token` names, once: only for the address and sign-in that started it. A token for another
-    /// visitor is spent all the same, and that session ends, so a token seen twice is of no use.
-    func take(_ token: String, address: String, signInSession: String?) -> EarlySession? {
+    /// The session `token` names, once: only for the address and sign-in that started it, or for its address where
+    /// that sign-in has `endedSincePage` (the session then ends as signed out). A token for another visitor is spent
+    /// all the same, and that session ends, so a token seen twice is of no use.
+    func take(_ token: String, address: String, signInSession: String?, endedSincePage: Bool = false) -> EarlySession? {
         guard let session = waiting.withLock({ $0.removeValue(forKey: token) }) else { return nil }
-        guard session.address == address, session.signInSession == signInSession else {
+        let sameSignIn = session.signInSession == signInSession || (endedSincePage && session.signInSession != nil)
+        guard session.address == address, sameSignIn else {
             session.abandon()
             return nil
         }
@@ -52,12 +54,13 @@ final class EarlySessions: Sendable {
     }
 }
 
-/// What a page's socket brings to the session it adopts: its two directions, the size its terminal measured, and a
-/// way to say the session is done with them.
+/// What a page's socket brings to the session it adopts: its two directions, the size its terminal measured, whether
+/// the sign-in its page was drawn for has ended since, and a way to say the session is done with them.
 struct AdoptingSocket: Sendable {
     let inbound: WebSocketInboundStream
     let outbound: WebSocketOutboundWriter
     let requested: TerminalSize
+    var signedOutSincePage = false
     let done: AsyncStream<Void>.Continuation
 }
 

@@ -80,6 +80,9 @@ extension WebFront {
         }.map(String.init)
     }
 
+    /// Whether the socket's page was drawn for a sign-in (`&signed-in=1`), so a guest's shop would not be what it shows.
+    static func pageWasSignedIn(_ path: String) -> Bool { queryValues(path, "signed-in").contains("1") }
+
     /// The values of `name` in `path`'s query, in order (`?a=1&b=2`).
     private static func queryValues(_ path: String, _ name: String) -> [Substring] {
         guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else { return [] }

@@ -106,18 +106,26 @@ public final class WebFront: Sendable {
                 let account = await signIn?.account(in: request.headerFields)
                 let locale = Self.locale(of: request.headerFields)
                 let requested = Self.requestedSize(path)
+                // A page drawn for a sign-in that has ended since (signed out elsewhere while the page loaded): its tab
+                // is told so, as an open tab would be, rather than handed a guest's shop under "Signed in as".
+                let signedOutSincePage = account == nil && Self.pageWasSignedIn(path)
                 let session = WebTerminalSession(front: context, address: address, requested: requested, signedIn: account, locale: locale)
                 let loop = channel.eventLoop
                 // The session started with this page, where the page names it and it was started for this visitor.
-                let early = Self.adoptionToken(path).flatMap { context.early.take($0, address: address, signInSession: account?.session) }
+                let early = Self.adoptionToken(path).flatMap {
+                    context.early.take($0, address: address, signInSession: account?.session, endedSincePage: signedOutSincePage)
+                }
                 return .upgrade([.cacheControl: "no-store"]) { inbound, outbound, _ in
                     if let early {
                         let (done, finished) = AsyncStream.makeStream(of: Void.self)
-                        if early.attach(AdoptingSocket(inbound: inbound, outbound: outbound, requested: requested, done: finished)) {
+                        let adopting = AdoptingSocket(
+                            inbound: inbound, outbound: outbound, requested: requested, signedOutSincePage: signedOutSincePage, done: finished)
+                        if early.attach(adopting) {
                             for await _ in done {}
                             return
                         }
                     }
+                    if signedOutSincePage { return await session.tellSignedOutSincePage(outbound) }
                     await session.run(inbound: inbound, outbound: outbound, loop: loop)
                 }
             }

@@ -37,6 +37,10 @@ enum WebNotice {
         }
     }
 
+    /// Why a signed-in tab closed, or was never opened, once its sign-in ended.
+    static let signedOut = Localized(
+        "You were signed out (here, in another tab or device, or everywhere from your account). Reconnect to shop as a guest.")
+
     static func ending(
         _ ending: WebSessionEnding, crashed: Bool, termination: ProcessTermination, limits: WebFrontLimits
     ) -> (Localized, WebSocketErrorCode) {
@@ -53,11 +57,7 @@ enum WebNotice {
                 .policyViolation
             )
         case .shutdown: (Localized("The shop is closing for maintenance. Try again in a few minutes."), .goingAway)
-        case .signedOut:
-            (
-                Localized("You were signed out (here, in another tab or device, or everywhere from your account). Reconnect to shop as a guest."),
-                .goingAway
-            )
+        case .signedOut: (signedOut, .goingAway)
         case .accountMerged: (Localized("Your account was merged into another. Reconnect to go on in the account it joined."), .goingAway)
         }
     }

@@ -63,7 +63,7 @@ enum WebPage {
             <body\(bar.isEmpty ? "" : " class=\"with-account\"")>
             \(bar)
             <main id="terminal" aria-label="\(escaped(title))" data-font="\(terminalFont)" \
-            data-terminal="\(terminalAddresses)"></main>
+            data-terminal="\(terminalAddresses)"\(account == nil ? "" : " data-signed-in")></main>
             \(first?.html ?? "")\(inlineScriptsHTML)
             <div id="status" role="alert" hidden data-lost="\(words.tr("The connection to the shop was lost."))" \
             data-kept="\(words.tr("Your cart is kept while the shop is open."))" \

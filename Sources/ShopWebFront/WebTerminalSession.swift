@@ -45,6 +45,12 @@ struct WebTerminalSession {
         if let closed = await serve(.socket(inbound, outbound), loop: loop) { front.log(closed) }
     }
 
+    /// A page drawn signed in whose sign-in ended before its socket came: the tab is told so, and no shop starts.
+    func tellSignedOutSincePage(_ outbound: WebSocketOutboundWriter) async {
+        front.log("web: a tab from \(address) came after its page's sign-in ended; told it was signed out")
+        await Self.close(outbound, notice: Translation.forLocale(locale).string(WebNotice.signedOut), code: .goingAway, signedOut: true)
+    }
+
     /// Runs a session started with its page (`GET /`): it collects its shop's output until the page's socket comes
     /// for it (`early`), then relays as any other.
     func runEarly(_ early: EarlySession, loop: any EventLoop) async {
@@ -116,7 +122,8 @@ struct WebTerminalSession {
                         process: process, fromShop: fromShop, toShop: toShop, inbound: inbound, outbound: outbound, stops: stops)
                     return (ending, AdoptingSocket?.none)
                 case .early(let early):
-                    return await adopt(early, process: process, size: size, fromShop: fromShop, toShop: toShop, stops: stops)
+                    return await adopt(
+                        early, number: number, process: process, size: size, fromShop: fromShop, toShop: toShop, stops: stops)
                 }
             }
             ending = ended
@@ -144,7 +151,7 @@ struct WebTerminalSession {
     /// A session started with its page: its shop's output is kept (the first frame for the page's body) until the
     /// page's socket comes, the deadline passes, or the session is ended; then it relays from what the page lacks.
     private func adopt(
-        _ early: EarlySession, process: PseudoTerminalProcess, size: TerminalSize, fromShop: NIOAsyncChannelInboundStream<ByteBuffer>,
+        _ early: EarlySession, number: Int, process: PseudoTerminalProcess, size: TerminalSize, fromShop: NIOAsyncChannelInboundStream<ByteBuffer>,
         toShop: NIOAsyncChannelOutboundWriter<ByteBuffer>, stops: AsyncStream<WebSessionEnding>
     ) async -> (WebSessionEnding, AdoptingSocket?) {
         // The shop's output passes through a channel with no room, so a slow page still holds the shop back.
@@ -165,6 +172,11 @@ struct WebTerminalSession {
                 let ending = waited ?? .neverAdopted
                 if ending != .shopExited { process.signal(SIGHUP) }
                 return (ending, nil)
+            }
+            front.log("web session \(number): its page's socket came, \(adopted.requested)\(adopted.signedOutSincePage ? ", signed out since" : "")")
+            if adopted.signedOutSincePage {
+                process.signal(SIGTERM)
+                return (.signedOut, adopted)
             }
             let measured = front.command.bounded(adopted.requested)
             if measured != size { try? process.resize(to: measured) }

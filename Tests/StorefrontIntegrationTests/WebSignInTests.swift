@@ -81,6 +81,50 @@ struct WebSignInTests {
         #expect(try request("GET", "/", port: port, cookie: cookie).body.contains(#"<a href="sign-in">Sign in</a>"#), "the session ended")
     }
 
+    /// A tab whose page was drawn signed in, signed out before its socket came (everywhere, from another tab): the
+    /// socket is told "You were signed out", as an open tab is, and not handed a guest's shop under "Signed in as";
+    /// the session started with that page ends as signed out. A page drawn for a guest gets its guest's shop.
+    @Test func aTabSignedOutWhileItsPageLoadedIsToldSoNotGivenAGuestsShop() throws {
+        let world = try SignInWorld(in: root)
+        defer { world.stop() }
+        let server = try ServeProcess(
+            arguments: ["--mail-command", world.mail], command: ["web", "--listen", "127.0.0.1:0"], dataDirectory: root + "/data")
+        let port = server.port
+        let origin = "http://127.0.0.1:\(port)"
+        _ = try request("POST", "/sign-in", port: port, form: "email=ada%40example.com")
+        let signedIn = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(try world.code(0))")
+        let session = try #require(cookie("storefront_session", in: signedIn.head))
+
+        // The page, signed in, starts its session (the tab's size is known from last time) and says it was signed in.
+        let page = try request("GET", "/", port: port, cookie: session + "; storefront-terminal=100x30")
+        #expect(page.body.contains(#"data-signed-in></main>"#), "\(page.body.prefix(1_500))")
+        let token = try #require(page.body.firstMatch(of: WebEarlySessionJourneyTests.firstFrame)).output.1
+        try server.waitForLog(#/web session 1 open: browser account acct_[0-9a-f]{16} from 127\.0\.0\.1, .*started with its page/#)
+        #expect(try request("POST", "/sign-out", port: port, cookie: session).status == 303)
+
+        // Its socket comes after: the page's session ends as signed out and the tab is told so.
+        let late = try WebSocketTestClient(port: port)
+        let path = "/session?columns=100&rows=30&session=\(token)&signed-in=1"
+        #expect(try late.handshake(origin: origin, path: path, cookie: session).hasPrefix("HTTP/1.1 101"))
+        let told = try late.untilClose()
+        #expect(told.texts.contains { $0.contains(#""signedOut":true"#) && $0.contains("You were signed out") }, "\(told.texts)")
+        let shopBytes = told.bytes.count
+        #expect(shopBytes == 0, "nothing of the shop's is sent after its sign-in ended")
+        #expect(told.close.map { Array($0.payload.prefix(2)) } == [0x03, 0xE9], "closed as going away (1001)")
+        try server.waitForLog(#/web session 1: its page's socket came, 100x30, signed out since/#)
+        try server.waitForLog(#/web session 1 closed: signed out/#)
+
+        // Reconnected without a page of its own (no token): told the same, and no shop is started for it.
+        let again = try WebSocketTestClient(port: port)
+        #expect(try again.handshake(origin: origin, path: "/session?columns=100&rows=30&signed-in=1", cookie: session).hasPrefix("HTTP/1.1 101"))
+        #expect(try again.untilClose().texts.contains { $0.contains(#""signedOut":true"#) })
+        try server.waitForLog(#/web: a tab from 127\.0\.0\.1 came after its page's sign-in ended; told it was signed out/#)
+        // A guest's page with the same ended cookie is a guest's shop: only a page drawn signed in is told.
+        let guest = try WebSocketTestClient(port: port)
+        #expect(try guest.handshake(origin: origin, cookie: session).hasPrefix("HTTP/1.1 101"))
+        try server.waitForLog(#/web session 2 open: browser guest web-guest:/#)
+    }
+
     /// The value of the `Set-Cookie` named `name` in `head`.
     func cookie(_ name: String, in head: String) -> String? {
         head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: \(name)=") }

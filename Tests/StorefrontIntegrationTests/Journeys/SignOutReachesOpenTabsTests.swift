@@ -38,9 +38,13 @@ struct SignOutReachesOpenTabsTests {
         let browser = try Browser()
         let pages = hosts.map { "http://127.0.0.1:\($0.port)/" }
         var opened = [0, 0]
+        // A tab holds its session once the session is open and, for one started with its page, the page's socket came.
         func waitForTab(_ host: Int, of who: String) throws {
             opened[host] += 1
-            try hosts[host].waitForLog(Regex("web session \(opened[host]) open: \(who)"))
+            let open = try hosts[host].waitForLog(Regex("web session \(opened[host]) open: \(who)[^\n]*"))
+            if open.output[0].substring?.contains("started with its page") == true {
+                try hosts[host].waitForLog(Regex("web session \(opened[host]): its page's socket came"))
+            }
         }
         func signIn(_ email: String, message: Int) throws {
             try browser.must(["op": "switch_tab", "index": 0])
