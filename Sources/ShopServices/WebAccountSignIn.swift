@@ -47,9 +47,11 @@ public enum WebAccountSignIn {
                 }
             },
             account: { secret in
-                guard case .valid(let record) = (try? await accounts.check(secret: secret)) ?? .unknown else { return nil }
+                let check: LoginCheck
+                do { check = try await accounts.check(secret: secret) } catch { return .unavailable("\(error)") }
+                guard case .valid(let record) = check else { return .none }
                 let email = (try? await accounts.directory.account(id: record.account))??.email
-                return WebSignedIn(id: record.account, label: email ?? record.account, session: record.id)
+                return .signedIn(WebSignedIn(id: record.account, label: email ?? record.account, session: record.id))
             },
             signOut: { secret in try? await accounts.end(secret: secret) },
             liveSessions: { ids in try? await accounts.logins.liveAccounts(ids: ids, at: accounts.dates.now()) }

@@ -39,7 +39,17 @@ extension WebFront {
         let trust = settings.trustForwardedFor
         let providers = signIn.providers
         router.get("/") { request, context in
-            let account = await signIn.account(in: request.headers)
+            let lookup = await signIn.account(in: request.headers)
+            if case .unavailable(let problem) = lookup {
+                // Neither the account's page nor a guest's: either could be wrong, so the visitor comes back.
+                front.refusals.log("sign-in unreadable", "web: a page's sign-in could not be read: \(problem)")
+                let words = PageWords(request.headers)
+                let body = "<h1>\(WebPage.escaped(title))</h1>\n<p>\(WebPage.escaped(words.translation.string(WebSignIn.cannotCheck)))</p>"
+                var answer = html(.serviceUnavailable, WebSignInPage.page(title: title, root: "./", words: words, body: body))
+                answer.headers[.retryAfter] = "60"
+                return answer
+            }
+            let account = lookup.signedIn
             return shopPage(request, context, front: front, trust: trust, account: account) { words, first in
                 WebPage.html(title: title, account: account?.label, signIn: account == nil, words: words, first: first)
             }

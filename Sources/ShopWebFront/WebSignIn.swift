@@ -23,8 +23,8 @@ public struct WebSignIn: Sendable {
     /// The line to show after an email is entered: the same whatever came of it, or a problem with the email.
     public var requestCode: @Sendable (_ email: String, _ client: String, _ locale: String?) async -> (line: String, isProblem: Bool)
     public var checkCode: @Sendable (_ email: String, _ code: String) async -> CodeOutcome
-    /// The account a session secret holds now; nil when it does not (ended, expired, unknown).
-    public var account: @Sendable (_ secret: String) async -> WebSignedIn?
+    /// The account a session secret holds now, none (ended, expired, unknown), or that it cannot be read just now.
+    public var account: @Sendable (_ secret: String) async -> WebSignInLookup
     public var signOut: @Sendable (_ secret: String) async -> Void
     /// Of sign-ins `ids`, the live ones with the account each holds now; nil when that cannot be read just now. Asked
     /// twice a second for the open tabs, so a sign-out on any host reaches them.
@@ -60,7 +60,7 @@ public struct WebSignIn: Sendable {
     public init(
         requestCode: @escaping @Sendable (_ email: String, _ client: String, _ locale: String?) async -> (line: String, isProblem: Bool),
         checkCode: @escaping @Sendable (_ email: String, _ code: String) async -> CodeOutcome,
-        account: @escaping @Sendable (_ secret: String) async -> WebSignedIn?,
+        account: @escaping @Sendable (_ secret: String) async -> WebSignInLookup,
         signOut: @escaping @Sendable (_ secret: String) async -> Void,
         liveSessions: @escaping @Sendable (_ ids: [String]) async -> [String: String]?
     ) {
@@ -100,11 +100,14 @@ public struct WebSignIn: Sendable {
     /// 30 days, as the session's own sliding lifetime.
     static let cookieMaxAge = 30 * 24 * 60 * 60
 
-    /// The account the request's cookie holds a live session of, if any.
-    func account(in headers: HTTPFields) async -> WebSignedIn? {
-        guard let secret = Self.secret(in: headers) else { return nil }
+    /// The account the request's cookie holds a live session of: none without a cookie.
+    func account(in headers: HTTPFields) async -> WebSignInLookup {
+        guard let secret = Self.secret(in: headers) else { return .none }
         return await account(secret)
     }
+
+    /// What a visitor whose sign-in could not be read is told: not signed out, and not handed a guest's shop.
+    static let cannotCheck = Localized("The shop cannot check your sign-in just now. Reconnect in a minute.")
 
     /// The session secret in a request's `Cookie` header, if any; a cookie longer than any the shop sets is none.
     static func secret(in headers: HTTPFields) -> String? { cookie(cookieName, in: headers) }
@@ -139,6 +142,17 @@ public struct WebSignIn: Sendable {
 }
 
 /// A browser's sign-in as a cookie holds it: the account, its label (the email), and the sign-in's id (never its secret).
+/// What a cookie's session secret holds now.
+public enum WebSignInLookup: Sendable, Equatable {
+    case signedIn(WebSignedIn)
+    /// No live sign-in: none given, or ended, expired or unknown.
+    case none
+    /// The storage could not be read just now; the problem is for the log.
+    case unavailable(String)
+
+    var signedIn: WebSignedIn? { if case .signedIn(let signedIn) = self { signedIn } else { nil } }
+}
+
 public struct WebSignedIn: Sendable, Equatable {
     public var id: String
     public var label: String

@@ -51,6 +51,13 @@ struct WebTerminalSession {
         await Self.close(outbound, notice: Translation.forLocale(locale).string(WebNotice.signedOut), code: .goingAway, signedOut: true)
     }
 
+    /// A page drawn signed in whose sign-in cannot be read just now (the storage failed): the tab is told to come
+    /// back, and no shop starts, neither the account's unchecked nor a guest's under "Signed in as".
+    func tellSignInUnreadable(_ outbound: WebSocketOutboundWriter, problem: String) async {
+        front.refusals.log("sign-in unreadable", "web: the sign-in of a tab from \(address) could not be read: \(problem)")
+        await Self.close(outbound, notice: Translation.forLocale(locale).string(WebSignIn.cannotCheck), code: .unknown(1013))
+    }
+
     /// Runs a session started with its page (`GET /`): it collects its shop's output until the page's socket comes
     /// for it (`early`), then relays as any other.
     func runEarly(_ early: EarlySession, loop: any EventLoop) async {

@@ -125,6 +125,46 @@ struct WebSignInTests {
         try server.waitForLog(#/web session 2 open: browser guest web-guest:/#)
     }
 
+    /// A sign-in the database cannot read just now (the server down) is "come back", not "signed out" and not a
+    /// guest's shop under "Signed in as": the page is a 503 that says so, and a tab drawn signed in is told so and
+    /// given no shop. Once the database is back, the same cookie opens the account.
+    @Test func aSignInTheDatabaseCannotReadIsComeBackLaterNeitherSignedOutNorAGuest() async throws {
+        let world = try SignInWorld(in: root)
+        defer { world.stop() }
+        let postgres = try PostgresServer()
+        let server = try ServeProcess(
+            arguments: ["--mail-command", world.mail], environment: ["STOREFRONT_DATABASE_URL": try await postgres.createShop()],
+            command: ["web", "--listen", "127.0.0.1:0"], dataDirectory: root + "/data")
+        let port = server.port
+        _ = try request("POST", "/sign-in", port: port, form: "email=ada%40example.com")
+        let signedIn = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(try world.code(0))")
+        let session = try #require(cookie("storefront_session", in: signedIn.head))
+        #expect(try request("GET", "/", port: port, cookie: session).body.contains("Signed in as ada@example.com"))
+
+        try postgres.kill()
+        let page = try request("GET", "/", port: port, cookie: session)
+        #expect(page.status == 503 && page.body.contains("The shop cannot check your sign-in just now"), "\(page.head)\n\(page.body)")
+        #expect(page.head.contains("Retry-After: 60") && !page.body.contains("Sign in"), "\(page.head)")
+        let tab = try WebSocketTestClient(port: port)
+        let path = "/session?columns=100&rows=30&signed-in=1"
+        #expect(try tab.handshake(origin: "http://127.0.0.1:\(port)", path: path, cookie: session).hasPrefix("HTTP/1.1 101"))
+        let told = try tab.untilClose()
+        #expect(told.texts.contains { $0.contains("cannot check your sign-in just now") && !$0.contains(#""signedOut":true"#) }, "\(told.texts)")
+        #expect(told.close.map { Array($0.payload.prefix(2)) } == [0x03, 0xF5], "closed as try again later (1013)")
+        try server.waitForLog(#/web: the sign-in of a tab from 127\.0\.0\.1 could not be read: /#)
+        #expect(!server.log.contains("web session 1 open"), "no shop, the account's or a guest's")
+
+        // Back: the same cookie opens the account's page and shop.
+        try postgres.start()
+        let deadline = ContinuousClock.now + .seconds(30)
+        var back = try request("GET", "/", port: port, cookie: session)
+        while back.status != 200, ContinuousClock.now < deadline { back = try request("GET", "/", port: port, cookie: session) }
+        #expect(back.body.contains("Signed in as ada@example.com"), "\(back.head)")
+        #expect(
+            try WebSocketTestClient(port: port).handshake(origin: "http://127.0.0.1:\(port)", path: path, cookie: session).hasPrefix("HTTP/1.1 101"))
+        try server.waitForLog(#/web session 1 open: browser account acct_[0-9a-f]{16}/#)
+    }
+
     /// The value of the `Set-Cookie` named `name` in `head`.
     func cookie(_ name: String, in head: String) -> String? {
         head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: \(name)=") }
