@@ -92,3 +92,20 @@ extension WebFront {
         }
     }
 }
+
+/// What a socket's cookie and page say of its sign-in: the account its shop opens as, or why it opens none.
+struct SocketSignIn {
+    let account: WebSignedIn?
+    /// The page was drawn for a sign-in that has ended since (signed out elsewhere while the page loaded): its tab is
+    /// told so, as an open tab would be, rather than handed a guest's shop under "Signed in as".
+    let signedOutSincePage: Bool
+    /// The page was drawn for a sign-in the storage cannot read just now, which is not signed out: the problem.
+    let unreadable: String?
+
+    init(_ lookup: WebSignInLookup, path: String) {
+        account = lookup.signedIn
+        let pageSignedIn = WebFront.pageWasSignedIn(path)
+        signedOutSincePage = pageSignedIn && lookup == .none
+        unreadable = if pageSignedIn, case .unavailable(let problem) = lookup { problem } else { nil }
+    }
+}

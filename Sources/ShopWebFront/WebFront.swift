@@ -103,16 +103,10 @@ public final class WebFront: Sendable {
                 }
                 // The cookie's session, checked afresh at every socket (one ended on any host opens a guest's shop) and
                 // watched while the tab is open.
-                let lookup = await signIn?.account(in: request.headerFields) ?? .none
-                let account = lookup.signedIn
+                let socketSignIn = SocketSignIn(await signIn?.account(in: request.headerFields) ?? .none, path: path)
+                let (account, signedOutSincePage) = (socketSignIn.account, socketSignIn.signedOutSincePage)
                 let locale = Self.locale(of: request.headerFields)
                 let requested = Self.requestedSize(path)
-                // A page drawn for a sign-in that has ended since (signed out elsewhere while the page loaded): its tab
-                // is told so, as an open tab would be, rather than handed a guest's shop under "Signed in as". So is
-                // one whose sign-in cannot be read just now, which is not signed out.
-                let pageSignedIn = Self.pageWasSignedIn(path)
-                let signedOutSincePage = pageSignedIn && lookup == .none
-                let unreadable: String? = if pageSignedIn, case .unavailable(let problem) = lookup { problem } else { nil }
                 let session = WebTerminalSession(front: context, address: address, requested: requested, signedIn: account, locale: locale)
                 let loop = channel.eventLoop
                 // The session started with this page, where the page names it and it was started for this visitor.
@@ -120,7 +114,7 @@ public final class WebFront: Sendable {
                     context.early.take($0, address: address, signInSession: account?.session, endedSincePage: signedOutSincePage)
                 }
                 return .upgrade([.cacheControl: "no-store"]) { inbound, outbound, _ in
-                    if let unreadable { return await session.tellSignInUnreadable(outbound, problem: unreadable) }
+                    if let unreadable = socketSignIn.unreadable { return await session.tellSignInUnreadable(outbound, problem: unreadable) }
                     if let early {
                         let (done, finished) = AsyncStream.makeStream(of: Void.self)
                         let adopting = AdoptingSocket(
