@@ -141,7 +141,6 @@ public struct WebSignIn: Sendable {
     }
 }
 
-/// A browser's sign-in as a cookie holds it: the account, its label (the email), and the sign-in's id (never its secret).
 /// What a cookie's session secret holds now.
 public enum WebSignInLookup: Sendable, Equatable {
     case signedIn(WebSignedIn)
@@ -153,6 +152,7 @@ public enum WebSignInLookup: Sendable, Equatable {
     var signedIn: WebSignedIn? { if case .signedIn(let signedIn) = self { signedIn } else { nil } }
 }
 
+/// A browser's sign-in as a cookie holds it: the account, its label (the email), and the sign-in's id (never its secret).
 public struct WebSignedIn: Sendable, Equatable {
     public var id: String
     public var label: String

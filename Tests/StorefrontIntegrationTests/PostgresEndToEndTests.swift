@@ -30,7 +30,7 @@ struct PostgresEndToEndTests {
         try server.start()
         try terminal.waitFor("The database is back.", timeout: .seconds(30))
         try terminal.press("q")
-        try terminal.waitFor("EXIT=0")
+        try terminal.waitForExit()
         let saved = try Subprocess.run("/usr/bin/env", ["psql", url, "-At", "-c", "SELECT quantity FROM cart_line"])
         #expect(
             saved.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2",

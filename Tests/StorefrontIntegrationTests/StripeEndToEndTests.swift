@@ -67,7 +67,7 @@ struct StripeEndToEndTests {
         let number = try #require(screen.firstMatch(of: /Order (SF-\d{6}) is paid\./)?.1)
         let total = try #require(screen.firstMatch(of: /\$(\d+)\.(\d\d)/))
         try terminal.press("q")
-        try terminal.waitFor("EXIT=0")
+        try terminal.waitForExit()
 
         // Ask the server: one succeeded PaymentIntent, for this order, its amount and currency.
         let succeeded = try server.paymentIntents().filter { $0["status"] as? String == "succeeded" }
@@ -239,7 +239,7 @@ struct StripeEndToEndTests {
         let thanks = try terminal.waitFor("Vielen Dank!", timeout: .seconds(30))
         let number = String(try #require(thanks.firstMatch(of: /Bestellung (SF-\d{6}) ist bezahlt\./)?.1, "\(thanks)"))
         try terminal.press("q")
-        try terminal.waitFor("EXIT=0")
+        try terminal.waitForExit()
 
         // Stripe charged euros: the order's total, in cents of a euro; the order keeps its currency and its rate.
         let intent = try #require(try server.paymentIntents().first { $0["status"] as? String == "succeeded" })

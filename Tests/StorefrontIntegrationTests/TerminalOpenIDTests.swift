@@ -106,7 +106,7 @@ struct TerminalOpenIDTests {
         try world.provider.decide(userCode: String(link.output.2), as: "ada-1")
         try terminal.waitFor("Signed in as Ada", timeout: .seconds(15))
         try terminal.press("q")
-        try terminal.waitFor("EXIT=0")
+        try terminal.waitForExit()
         // The session's secret is in the credential file: the next start is still Ada's, checked at launch.
         try StripeCardPageEndToEndTests.startShop(terminal, data: data)
         try terminal.press("u")

@@ -136,7 +136,7 @@ final class ServeProcess {
     func leave(_ terminal: TmuxTerminal, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) throws {
         try terminal.press("q")
         do {
-            try terminal.waitFor("EXIT=0", timeout: timeout, sourceLocation: sourceLocation)
+            try terminal.waitForExit(0, timeout: timeout, sourceLocation: sourceLocation)
         } catch {
             recordLogs(sourceLocation: sourceLocation)
             throw error

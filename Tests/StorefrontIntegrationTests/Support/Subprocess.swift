@@ -268,6 +268,17 @@ final class TmuxTerminal {
         }
     }
 
+    /// Waits for the shell's prompt after a command that ends `; echo EXIT=$?`: the screen's last line is the bare
+    /// prompt, and the one above it says `EXIT=status`. An `EXIT=` of an earlier command on the screen is not it: a
+    /// program leaving the alternate screen shows those again before its own end, and a line typed then is lost.
+    @discardableResult
+    func waitForExit(_ status: Int32 = 0, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try waitUntil(timeout: timeout, sourceLocation: sourceLocation, "EXIT=\(status) and the prompt") { screen in
+            let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            return lines.last == "$" && lines.dropLast().last == "EXIT=\(status)"
+        }
+    }
+
     @discardableResult
     func waitFor(_ text: String, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try waitUntil(timeout: timeout, sourceLocation: sourceLocation, "\"\(text)\"") { $0.contains(text) }
