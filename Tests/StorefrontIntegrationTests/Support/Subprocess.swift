@@ -275,7 +275,8 @@ final class TmuxTerminal {
     func waitForExit(_ status: Int32 = 0, timeout: Duration = .seconds(15), sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         try waitUntil(timeout: timeout, sourceLocation: sourceLocation, "EXIT=\(status) and the prompt") { screen in
             let lines = screen.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            return lines.last == "$" && lines.dropLast().last == "EXIT=\(status)"
+            // Its end, not the whole line: a key that reached the shell after the program (echoed) stands before it.
+            return lines.last == "$" && lines.dropLast().last?.hasSuffix("EXIT=\(status)") == true
         }
     }
 
