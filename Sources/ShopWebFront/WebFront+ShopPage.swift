@@ -80,8 +80,13 @@ extension WebFront {
         }.map(String.init)
     }
 
-    /// Whether the socket's page was drawn for a sign-in (`&signed-in=1`), so a guest's shop would not be what it shows.
-    static func pageWasSignedIn(_ path: String) -> Bool { queryValues(path, "signed-in").contains("1") }
+    /// The sign-in the socket's page was drawn for (`&signed-in=ses_…`, its public id), so a guest's shop, or another
+    /// sign-in's, would not be what the page shows; nil for a guest's page or a value no sign-in has.
+    static func pageSignIn(_ path: String) -> String? {
+        queryValues(path, "signed-in").first { value in
+            value.hasPrefix("ses_") && value.count <= 64 && value.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        }.map(String.init)
+    }
 
     /// The values of `name` in `path`'s query, in order (`?a=1&b=2`).
     private static func queryValues(_ path: String, _ name: String) -> [Substring] {
@@ -96,16 +101,21 @@ extension WebFront {
 /// What a socket's cookie and page say of its sign-in: the account its shop opens as, or why it opens none.
 struct SocketSignIn {
     let account: WebSignedIn?
-    /// The page was drawn for a sign-in that has ended since (signed out elsewhere while the page loaded): its tab is
-    /// told so, as an open tab would be, rather than handed a guest's shop under "Signed in as".
+    /// The page was drawn for a sign-in that has ended since (signed out elsewhere while the page loaded, perhaps signed
+    /// in again as another): its tab is told so, as an open tab would be, rather than handed a guest's shop, or the
+    /// other sign-in's, under "Signed in as".
     let signedOutSincePage: Bool
     /// The page was drawn for a sign-in the storage cannot read just now, which is not signed out: the problem.
     let unreadable: String?
 
     init(_ lookup: WebSignInLookup, path: String) {
         account = lookup.signedIn
-        let pageSignedIn = WebFront.pageWasSignedIn(path)
-        signedOutSincePage = pageSignedIn && lookup == .none
-        unreadable = if pageSignedIn, case .unavailable(let problem) = lookup { problem } else { nil }
+        let page = WebFront.pageSignIn(path)
+        switch lookup {
+        case .signedIn(let signedIn): signedOutSincePage = page.map { $0 != signedIn.session } ?? false
+        case .none: signedOutSincePage = page != nil
+        case .unavailable: signedOutSincePage = false
+        }
+        unreadable = if page != nil, case .unavailable(let problem) = lookup { problem } else { nil }
     }
 }

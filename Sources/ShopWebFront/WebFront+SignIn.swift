@@ -51,7 +51,7 @@ extension WebFront {
             }
             let account = lookup.signedIn
             return shopPage(request, context, front: front, trust: trust, account: account) { words, first in
-                WebPage.html(title: title, account: account?.label, signIn: account == nil, words: words, first: first)
+                WebPage.html(title: title, account: account, signIn: account == nil, words: words, first: first)
             }
         }
         router.get("/sign-in") { request, _ in

@@ -43,14 +43,16 @@ enum WebPage {
     /// The page: a full-window terminal (relative addresses, so a proxy may mount it under a path). Its first scripts
     /// are inline: connect.js opens the shop's socket as the page is read and preview.js draws the first frames;
     /// xterm.js and storefront.js, preloaded meanwhile, come after the first frame is on the screen.
-    /// `account`: who the visitor is signed in as (a sign-out button), or nil; `signIn`: whether a guest is offered one.
+    /// `account`: who the visitor is signed in as (a sign-out button; its sign-in's public id for the socket to name), or
+    /// nil; `signIn`: whether a guest is offered one.
     /// `first`: the session started with the page, its token and first frame, which connect.js draws as it runs.
-    static func html(title: String, account: String? = nil, signIn: Bool = false, words: PageWords = PageWords(), first: FirstFrame? = nil) -> String
-    {
+    static func html(
+        title: String, account: WebSignedIn? = nil, signIn: Bool = false, words: PageWords = PageWords(), first: FirstFrame? = nil
+    ) -> String {
         let signOut = #"<form method="post" action="sign-out"><button type="submit">"# + words.tr("Sign out") + "</button></form>"
         let bar =
             if let account {
-                #"<nav id="account">"# + words.tr("Signed in as \(account)") + " " + signOut + "</nav>"
+                #"<nav id="account">"# + words.tr("Signed in as \(account.label)") + " " + signOut + "</nav>"
             } else if signIn {
                 #"<nav id="account"><a href="sign-in">"# + words.tr("Sign in") + "</a> "
                     + words.tr("to keep your cart, cards and orders in your account") + "</nav>"
@@ -63,7 +65,7 @@ enum WebPage {
             <body\(bar.isEmpty ? "" : " class=\"with-account\"")>
             \(bar)
             <main id="terminal" aria-label="\(escaped(title))" data-font="\(terminalFont)" \
-            data-terminal="\(terminalAddresses)"\(account == nil ? "" : " data-signed-in")></main>
+            data-terminal="\(terminalAddresses)"\(account.map { " data-signed-in=\"\(escaped($0.session))\"" } ?? "")></main>
             \(first?.html ?? "")\(inlineScriptsHTML)
             <div id="status" role="alert" hidden data-lost="\(words.tr("The connection to the shop was lost."))" \
             data-kept="\(words.tr("Your cart is kept while the shop is open."))" \

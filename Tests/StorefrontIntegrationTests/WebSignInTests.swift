@@ -83,7 +83,8 @@ struct WebSignInTests {
 
     /// A tab whose page was drawn signed in, signed out before its socket came (everywhere, from another tab): the
     /// socket is told "You were signed out", as an open tab is, and not handed a guest's shop under "Signed in as";
-    /// the session started with that page ends as signed out. A page drawn for a guest gets its guest's shop.
+    /// the session started with that page ends as signed out. A page drawn for a guest gets its guest's shop; one drawn
+    /// for a sign-in ended since, whose browser signed in again as another, is told too, not handed the other's shop.
     @Test func aTabSignedOutWhileItsPageLoadedIsToldSoNotGivenAGuestsShop() throws {
         let world = try SignInWorld(in: root)
         defer { world.stop() }
@@ -95,16 +96,16 @@ struct WebSignInTests {
         let signedIn = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(try world.code(0))")
         let session = try #require(cookie("storefront_session", in: signedIn.head))
 
-        // The page, signed in, starts its session (the tab's size is known from last time) and says it was signed in.
+        // The page, signed in, starts its session (the tab's size is known from last time) and names its sign-in.
         let page = try request("GET", "/", port: port, cookie: session + "; storefront-terminal=100x30")
-        #expect(page.body.contains(#"data-signed-in></main>"#), "\(page.body.prefix(1_500))")
+        let ada = try #require(page.body.firstMatch(of: #/data-signed-in="(ses_[0-9a-f]{16})"></main>/#)?.output.1, "\(page.body.prefix(1_500))")
         let token = try #require(page.body.firstMatch(of: WebEarlySessionJourneyTests.firstFrame)).output.1
         try server.waitForLog(#/web session 1 open: browser account acct_[0-9a-f]{16} from 127\.0\.0\.1, .*started with its page/#)
         #expect(try request("POST", "/sign-out", port: port, cookie: session).status == 303)
 
         // Its socket comes after: the page's session ends as signed out and the tab is told so.
         let late = try WebSocketTestClient(port: port)
-        let path = "/session?columns=100&rows=30&session=\(token)&signed-in=1"
+        let path = "/session?columns=100&rows=30&session=\(token)&signed-in=\(ada)"
         #expect(try late.handshake(origin: origin, path: path, cookie: session).hasPrefix("HTTP/1.1 101"))
         let told = try late.untilClose()
         #expect(told.texts.contains { $0.contains(#""signedOut":true"#) && $0.contains("You were signed out") }, "\(told.texts)")
@@ -116,13 +117,30 @@ struct WebSignInTests {
 
         // Reconnected without a page of its own (no token): told the same, and no shop is started for it.
         let again = try WebSocketTestClient(port: port)
-        #expect(try again.handshake(origin: origin, path: "/session?columns=100&rows=30&signed-in=1", cookie: session).hasPrefix("HTTP/1.1 101"))
+        #expect(try again.handshake(origin: origin, path: "/session?columns=100&rows=30&signed-in=\(ada)", cookie: session).hasPrefix("HTTP/1.1 101"))
         #expect(try again.untilClose().texts.contains { $0.contains(#""signedOut":true"#) })
         try server.waitForLog(#/web: a tab from 127\.0\.0\.1 came after its page's sign-in ended; told it was signed out/#)
         // A guest's page with the same ended cookie is a guest's shop: only a page drawn signed in is told.
         let guest = try WebSocketTestClient(port: port)
         #expect(try guest.handshake(origin: origin, cookie: session).hasPrefix("HTTP/1.1 101"))
         try server.waitForLog(#/web session 2 open: browser guest web-guest:/#)
+
+        // Signed in again, as Bob: Ada's page is told she was signed out, and Bob's own page opens his shop.
+        _ = try request("POST", "/sign-in", port: port, form: "email=bob%40example.com")
+        let bobs = try request("POST", "/sign-in/code", port: port, form: "email=bob%40example.com&code=\(try world.code(1))")
+        let bobCookie = try #require(cookie("storefront_session", in: bobs.head))
+        let adasTab = try WebSocketTestClient(port: port)
+        let adasPage = "/session?columns=100&rows=30&signed-in=\(ada)"
+        #expect(try adasTab.handshake(origin: origin, path: adasPage, cookie: bobCookie).hasPrefix("HTTP/1.1 101"))
+        #expect(try adasTab.untilClose().texts.contains { $0.contains(#""signedOut":true"#) })
+        let bobsPage = try request("GET", "/", port: port, cookie: bobCookie)
+        let bob = try #require(bobsPage.body.firstMatch(of: #/data-signed-in="(ses_[0-9a-f]{16})"/#)?.output.1)
+        #expect(bob != ada && bobsPage.body.contains("Signed in as bob@example.com"))
+        let bobsTab = try WebSocketTestClient(port: port)
+        #expect(
+            try bobsTab.handshake(origin: origin, path: "/session?columns=100&rows=30&signed-in=\(bob)", cookie: bobCookie).hasPrefix("HTTP/1.1 101"))
+        let opened = try server.waitForLog(#/web session 3 open: [^\n]*/#)
+        #expect(opened.output.contains("browser account acct_"), "Bob's page opens Bob's shop: \(opened.output)")
     }
 
     /// A sign-in the database cannot read just now (the server down) is "come back", not "signed out" and not a
@@ -139,14 +157,16 @@ struct WebSignInTests {
         _ = try request("POST", "/sign-in", port: port, form: "email=ada%40example.com")
         let signedIn = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(try world.code(0))")
         let session = try #require(cookie("storefront_session", in: signedIn.head))
-        #expect(try request("GET", "/", port: port, cookie: session).body.contains("Signed in as ada@example.com"))
+        let drawn = try request("GET", "/", port: port, cookie: session).body
+        #expect(drawn.contains("Signed in as ada@example.com"))
+        let ada = try #require(drawn.firstMatch(of: #/data-signed-in="(ses_[0-9a-f]{16})"/#)?.output.1)
 
         try postgres.kill()
         let page = try request("GET", "/", port: port, cookie: session)
         #expect(page.status == 503 && page.body.contains("The shop cannot check your sign-in just now"), "\(page.head)\n\(page.body)")
         #expect(page.head.contains("Retry-After: 60") && !page.body.contains("Sign in"), "\(page.head)")
         let tab = try WebSocketTestClient(port: port)
-        let path = "/session?columns=100&rows=30&signed-in=1"
+        let path = "/session?columns=100&rows=30&signed-in=\(ada)"
         #expect(try tab.handshake(origin: "http://127.0.0.1:\(port)", path: path, cookie: session).hasPrefix("HTTP/1.1 101"))
         let told = try tab.untilClose()
         #expect(told.texts.contains { $0.contains("cannot check your sign-in just now") && !$0.contains(#""signedOut":true"#) }, "\(told.texts)")

@@ -87,7 +87,7 @@ struct WebFrontUnitTests {
         var headers = HTTPFields()
         headers[.acceptLanguage] = "de-AT,de;q=0.9,en;q=0.5"
         let german = PageWords(headers)
-        let page = WebPage.html(title: "Storefront", account: "max@example.de", words: german)
+        let page = WebPage.html(title: "Storefront", account: WebSignedIn(id: "acct_1", label: "max@example.de", session: "ses_1"), words: german)
         #expect(page.contains(#"<html lang="de">"#) && page.contains("Angemeldet als max@example.de") && page.contains(">Abmelden</button>"))
         #expect(page.contains(#"data-lost="Die Verbindung zum Shop wurde unterbrochen.""#), "\(page)")
         headers[.acceptLanguage] = "fr"

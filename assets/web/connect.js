@@ -63,10 +63,10 @@
   const started = document.getElementById("first-frame");
   const url = new URL("session", window.location.href);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  // A page drawn for a sign-in says so: if that sign-in ends before the socket comes, the tab is told, not handed a
-  // guest's shop under the page's "Signed in as".
+  // A page drawn for a sign-in names it (its public id): if that sign-in ends before the socket comes, the tab is told,
+  // not handed a guest's shop, or another sign-in's, under the page's "Signed in as".
   url.search = "?columns=" + columns + "&rows=" + rows + (started ? "&session=" + started.dataset.session : "") +
-    ("signedIn" in box.dataset ? "&signed-in=1" : "");
+    (box.dataset.signedIn ? "&signed-in=" + encodeURIComponent(box.dataset.signedIn) : "");
   const socket = new WebSocket(url.href);
   socket.binaryType = "arraybuffer";
   // Made at the first frame: until then the page has other work (the rest of the page, the socket's open).

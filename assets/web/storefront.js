@@ -104,7 +104,7 @@
     terminal.reset();
     const url = new URL("session", window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-    url.search = "?columns=" + terminal.cols + "&rows=" + terminal.rows + ("signedIn" in box.dataset ? "&signed-in=1" : "");
+    url.search = "?columns=" + terminal.cols + "&rows=" + terminal.rows + (box.dataset.signedIn ? "&signed-in=" + encodeURIComponent(box.dataset.signedIn) : "");
     const opening = new WebSocket(url.href);
     opening.binaryType = "arraybuffer";
     wire(opening, { columns: terminal.cols, rows: terminal.rows });
