@@ -17,8 +17,11 @@ struct WebSignInBrowserTests {
             dataDirectory: root + "/data")
         let page = "http://127.0.0.1:\(server.port)/"
         let browser = try Browser()
+        try browser.must(["op": "record_sockets"])
         try browser.must(["op": "open", "url": page])
         try browser.waitFor("Guest: nothing is kept. Sign in above the shop")
+        let guestSockets = try browser.must(["op": "socket_urls"])
+        #expect((guestSockets["urls"] as? [String])?.first?.contains("signed-in") == false, "\(guestSockets)")
 
         try browser.must(["op": "click", "selector": "#account a"])
         try browser.must(["op": "fill", "selector": "input[name=email]", "text": "ada@example.com"])
@@ -37,6 +40,10 @@ struct WebSignInBrowserTests {
         #expect(session["httpOnly"] as? Bool == true && session["sameSite"] as? String == "Lax" && session["path"] as? String == "/")
         #expect((signedIn["scriptCookies"] as? String)?.contains("storefront_session") == false, "script cannot read it")
         try server.waitForLog(#/web session 2 open: browser account (acct_[0-9a-f]{16})/#)
+        // The page names its sign-in on its socket, so a sign-in ended before the socket comes is told, not a guest's.
+        let sockets = try browser.must(["op": "socket_urls"])
+        let signInID = try #require(sockets["signedIn"] as? String, "\(sockets)")
+        #expect(signInID.hasPrefix("ses_") && (sockets["urls"] as? [String])?.first?.hasSuffix("&signed-in=\(signInID)") == true, "\(sockets)")
 
         // Signed out, then in again with the provider: the same account.
         try browser.must(["op": "click", "selector": "#account button"])

@@ -168,6 +168,16 @@ def main():
                     # This tab's pages get a WebSocket that never connects (CDP's blocking does not reach sockets).
                     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
                         "window.WebSocket = class { constructor(url) { this.url = url; this.readyState = 3; } send() {} close() {} };")})
+                elif op == "record_sockets":
+                    # This tab's pages keep the address of every WebSocket they open (the sockets themselves work).
+                    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+                        "window.__socketURLs = []; const RealSocket = window.WebSocket; window.WebSocket = class extends RealSocket "
+                        "{ constructor(url, protocols) { super(url, protocols); window.__socketURLs.push(String(url)); } };")})
+                elif op == "socket_urls":
+                    # The addresses this page's sockets were opened with, and the sign-in its terminal's box names.
+                    answer.update(driver.execute_script(
+                        "const box = document.getElementById('terminal'); "
+                        "return {urls: window.__socketURLs || [], signedIn: box ? (box.dataset.signedIn || null) : null};"))
                 elif op == "early":
                     # The page's own start (connect.js), once its socket is no longer connecting: the socket's state
                     # (1 open, 3 closed), how many messages it drew (the page's own frames count as one), and whether
