@@ -44,7 +44,7 @@ extension WebFront {
                 // Neither the account's page nor a guest's: either could be wrong, so the visitor comes back.
                 front.refusals.log("sign-in unreadable", "web: a page's sign-in could not be read: \(problem)")
                 let words = PageWords(request.headers)
-                let body = "<h1>\(WebPage.escaped(title))</h1>\n<p>\(WebPage.escaped(words.translation.string(WebSignIn.cannotCheck)))</p>"
+                let body = "<h1>\(WebPage.escaped(title))</h1>\n<p>\(WebPage.escaped(words.text(WebSignIn.cannotCheck)))</p>"
                 var answer = html(.serviceUnavailable, WebSignInPage.page(title: title, root: "./", words: words, body: body))
                 answer.headers[.retryAfter] = "60"
                 return answer
