@@ -98,8 +98,12 @@ extension WebFront {
     }
 }
 
-/// What a socket's cookie and page say of its sign-in: the account its shop opens as, or why it opens none.
+/// What a socket's cookie and page say of its sign-in: the account its shop opens as, or why it opens none. A socket opens
+/// the shop its page shows: an account's only where the page names the sign-in the cookie holds.
 struct SocketSignIn {
+    /// The cookie's sign-in where the page was drawn for it; nil for a guest's shop. A guest's page whose browser signed
+    /// in since (in another tab, while it loaded) opens a guest's shop under its guest's bar, as an open guest's tab stays
+    /// a guest's until it is loaded again.
     let account: WebSignedIn?
     /// The page was drawn for a sign-in that has ended since (signed out elsewhere while the page loaded, perhaps signed
     /// in again as another): its tab is told so, as an open tab would be, rather than handed a guest's shop, or the
@@ -109,12 +113,17 @@ struct SocketSignIn {
     let unreadable: String?
 
     init(_ lookup: WebSignInLookup, path: String) {
-        account = lookup.signedIn
         let page = WebFront.pageSignIn(path)
         switch lookup {
-        case .signedIn(let signedIn): signedOutSincePage = page.map { $0 != signedIn.session } ?? false
-        case .none: signedOutSincePage = page != nil
-        case .unavailable: signedOutSincePage = false
+        case .signedIn(let signedIn):
+            account = page == signedIn.session ? signedIn : nil
+            signedOutSincePage = page.map { $0 != signedIn.session } ?? false
+        case .none:
+            account = nil
+            signedOutSincePage = page != nil
+        case .unavailable:
+            account = nil
+            signedOutSincePage = false
         }
         unreadable = if page != nil, case .unavailable(let problem) = lookup { problem } else { nil }
     }

@@ -101,8 +101,8 @@ public final class WebFront: Sendable {
                     refusedOrigin(request.headerFields[.origin] ?? "missing", address)
                     return .dontUpgrade
                 }
-                // The cookie's session, checked afresh at every socket (one ended on any host opens a guest's shop) and
-                // watched while the tab is open.
+                // The cookie's session, checked afresh at every socket against the sign-in its page names (one ended on
+                // any host, or a guest's page, opens no account's shop) and watched while the tab is open.
                 let socketSignIn = SocketSignIn(await signIn?.account(in: request.headerFields) ?? .none, path: path)
                 let (account, signedOutSincePage) = (socketSignIn.account, socketSignIn.signedOutSincePage)
                 let locale = Self.locale(of: request.headerFields)

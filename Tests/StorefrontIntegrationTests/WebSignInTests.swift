@@ -62,7 +62,7 @@ struct WebSignInTests {
         let accountPage = try request("GET", "/", port: port, cookie: cookie)
         #expect(accountPage.body.contains("Signed in as ada@example.com") && accountPage.body.contains(#"action="sign-out""#))
         let client = try WebSocketTestClient(port: port)
-        #expect(try client.handshake(origin: "http://127.0.0.1:\(port)", cookie: cookie).hasPrefix("HTTP/1.1 101"))
+        #expect(try client.handshake(origin: "http://127.0.0.1:\(port)", path: try tabPath(accountPage), cookie: cookie).hasPrefix("HTTP/1.1 101"))
         try server.waitForLog(#/web session 1 open: browser account acct_[0-9a-f]{16} from 127\.0\.0\.1/#)
 
         // A forged cookie is a guest's.
@@ -85,11 +85,14 @@ struct WebSignInTests {
     /// socket is told "You were signed out", as an open tab is, and not handed a guest's shop under "Signed in as";
     /// the session started with that page ends as signed out. A page drawn for a guest gets its guest's shop; one drawn
     /// for a sign-in ended since, whose browser signed in again as another, is told too, not handed the other's shop.
+    /// A guest's page whose browser signed in before its socket came is its guest's shop, as its page shows.
     @Test func aTabSignedOutWhileItsPageLoadedIsToldSoNotGivenAGuestsShop() throws {
         let world = try SignInWorld(in: root)
         defer { world.stop() }
+        // Every tab here is from one address, more than the two a visitor may have open.
         let server = try ServeProcess(
-            arguments: ["--mail-command", world.mail], command: ["web", "--listen", "127.0.0.1:0"], dataDirectory: root + "/data")
+            arguments: ["--mail-command", world.mail], command: ["web", "--listen", "127.0.0.1:0", "--sessions-per-address", "8"],
+            dataDirectory: root + "/data")
         let port = server.port
         let origin = "http://127.0.0.1:\(port)"
         _ = try request("POST", "/sign-in", port: port, form: "email=ada%40example.com")
@@ -141,6 +144,20 @@ struct WebSignInTests {
             try bobsTab.handshake(origin: origin, path: "/session?columns=100&rows=30&signed-in=\(bob)", cookie: bobCookie).hasPrefix("HTTP/1.1 101"))
         let opened = try server.waitForLog(#/web session 3 open: [^\n]*/#)
         #expect(opened.output.contains("browser account acct_"), "Bob's page opens Bob's shop: \(opened.output)")
+
+        // A guest's page, its session started with it, whose browser signed in (as Bob) before its socket came: the
+        // socket adopts the guest's session its page shows, and opens no account's shop under the guest's bar.
+        let guestsPage = try request("GET", "/", port: port, cookie: "storefront-terminal=100x30")
+        #expect(!guestsPage.body.contains("data-signed-in") && guestsPage.body.contains(#"<a href="sign-in">Sign in</a>"#))
+        let guestsToken = try #require(guestsPage.body.firstMatch(of: WebEarlySessionJourneyTests.firstFrame)).output.1
+        try server.waitForLog(#/web session 4 open: browser guest web-guest:[0-9a-f]{16} from 127\.0\.0\.1, .*started with its page/#)
+        let guestsTab = try WebSocketTestClient(port: port)
+        #expect(
+            try guestsTab.handshake(origin: origin, path: "/session?columns=100&rows=30&session=\(guestsToken)", cookie: bobCookie)
+                .hasPrefix("HTTP/1.1 101"))
+        // The whole line: a log line is written at once, so one at the log's end is not cut.
+        try server.waitForLog(#/web session 4: its page's socket came, 100x30(\n|$)/#)
+        #expect(!server.log.contains("web session 5 open"), "the page's guest session is the tab's, not a new account's shop")
     }
 
     /// A sign-in the database cannot read just now (the server down) is "come back", not "signed out" and not a
@@ -185,6 +202,12 @@ struct WebSignInTests {
         try server.waitForLog(#/web session 1 open: browser account acct_[0-9a-f]{16}/#)
     }
 
+    /// The socket's address a signed-in page's tab asks for: its size, and the sign-in the page was drawn for.
+    func tabPath(_ page: Page) throws -> String {
+        let signedIn = try #require(page.body.firstMatch(of: #/data-signed-in="(ses_[0-9a-f]{16})"/#)?.output.1, "\(page.body.prefix(1_500))")
+        return "/session?columns=100&rows=30&signed-in=\(signedIn)"
+    }
+
     /// The value of the `Set-Cookie` named `name` in `head`.
     func cookie(_ name: String, in head: String) -> String? {
         head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("set-cookie: \(name)=") }
@@ -211,7 +234,10 @@ struct WebSignInTests {
         _ = try request("POST", "/sign-in", port: port, form: "email=ada%40example.com")
         let byCode = try request("POST", "/sign-in/code", port: port, form: "email=ada%40example.com&code=\(try world.code(0))")
         let codeCookie = try #require(cookie("storefront_session", in: byCode.head))
-        #expect(try WebSocketTestClient(port: port).handshake(origin: "http://127.0.0.1:\(port)", cookie: codeCookie).hasPrefix("HTTP/1.1 101"))
+        let codePage = try tabPath(try request("GET", "/", port: port, cookie: codeCookie))
+        #expect(
+            try WebSocketTestClient(port: port).handshake(origin: "http://127.0.0.1:\(port)", path: codePage, cookie: codeCookie).hasPrefix(
+                "HTTP/1.1 101"))
         let first = try server.waitForLog(#/web session 1 open: browser account (acct_[0-9a-f]{16})/#).output.1
 
         #expect(try request("GET", "/sign-in", port: port).body.contains(#"href="./sign-in/oidc/mock">Sign in with Mock ID</a>"#))
@@ -236,8 +262,11 @@ struct WebSignInTests {
         let replay = try request("GET", callback, port: port, cookie: binding)
         #expect(replay.status == 400 && replay.body.contains("This sign-in was used already"), "\(replay.body)")
 
-        #expect(try request("GET", "/", port: port, cookie: session).body.contains("Signed in as ada@example.com"))
-        #expect(try WebSocketTestClient(port: port).handshake(origin: "http://127.0.0.1:\(port)", cookie: session).hasPrefix("HTTP/1.1 101"))
+        let providerPage = try request("GET", "/", port: port, cookie: session)
+        #expect(providerPage.body.contains("Signed in as ada@example.com"))
+        #expect(
+            try WebSocketTestClient(port: port).handshake(origin: "http://127.0.0.1:\(port)", path: try tabPath(providerPage), cookie: session)
+                .hasPrefix("HTTP/1.1 101"))
         let second = try server.waitForLog(#/web session 2 open: browser account (acct_[0-9a-f]{16})/#).output.1
         #expect(second == first, "the provider's subject joined the account of the email it vouches for")
         let stored = try Subprocess.run(

@@ -117,4 +117,25 @@ struct WebFrontUnitTests {
         #expect(try await profiles.profile(forCustomer: "web-guest:1") == nil)
         #expect(try await profiles.profile(forCustomer: "sandbox:jane")?.name == "Jane")
     }
+
+    /// A socket opens the shop its page shows: the account's where the page names the sign-in its cookie holds, a
+    /// guest's for a guest's page whatever the cookie says, and none where the page's sign-in has ended or cannot be read.
+    @Test func aSocketOpensTheShopItsPageShows() {
+        let ada = WebSignedIn(id: "acct_1", label: "ada@example.com", session: "ses_00000000000000a1")
+        let bob = WebSignedIn(id: "acct_2", label: "bob@example.com", session: "ses_00000000000000b2")
+        let adasPage = "/session?columns=100&rows=30&signed-in=ses_00000000000000a1"
+        let guestsPage = "/session?columns=100&rows=30"
+        func opens(_ lookup: WebSignInLookup, _ path: String) -> (account: String?, signedOutSincePage: Bool, unreadable: String?) {
+            let socket = SocketSignIn(lookup, path: path)
+            return (socket.account?.id, socket.signedOutSincePage, socket.unreadable)
+        }
+        #expect(opens(.signedIn(ada), adasPage) == ("acct_1", false, nil))
+        #expect(opens(.signedIn(ada), guestsPage) == (nil, false, nil), "a guest's page whose browser signed in since")
+        #expect(opens(.signedIn(bob), adasPage) == (nil, true, nil), "signed out, then in as another, while the page loaded")
+        #expect(opens(.none, adasPage) == (nil, true, nil))
+        #expect(opens(.none, guestsPage) == (nil, false, nil))
+        #expect(opens(.unavailable("down"), adasPage) == (nil, false, "down"))
+        #expect(opens(.unavailable("down"), guestsPage) == (nil, false, nil), "a guest's page needs no sign-in read")
+        #expect(opens(.signedIn(ada), guestsPage + "&signed-in=ada") == (nil, false, nil), "not a sign-in's id: a guest's page")
+    }
 }

@@ -95,8 +95,15 @@ struct OnePersonJourneyTests {
         }
 
         // An API token made in the browser tab's shop (u, t, a name), read off the tab's screen.
+        // The page's socket names the sign-in the page was drawn for, as the page's own script does.
+        let signedIn = try #require(
+            try get("/", port: web.port, cookie: providerCookie).firstMatch(of: #/data-signed-in="(ses_[0-9a-f]{16})"/#)?.output.1)
         let tab = try WebSocketTestClient(port: web.port)
-        #expect(try tab.handshake(origin: "http://127.0.0.1:\(web.port)", cookie: providerCookie).hasPrefix("HTTP/1.1 101"))
+        #expect(
+            try tab.handshake(
+                origin: "http://127.0.0.1:\(web.port)", path: "/session?columns=100&rows=30&signed-in=\(signedIn)", cookie: providerCookie
+            )
+            .hasPrefix("HTTP/1.1 101"))
         try web.waitForLog(Regex("web session 1 open: browser account \(NSRegularExpression.escapedPattern(for: account))"))
         var seen = ""
         func readUntil(_ done: (String) -> Bool, _ what: String) throws {
