@@ -113,6 +113,9 @@ public struct SessionCommand: Sendable {
     /// Asks a session to mark each frame's start and end with synchronized output's marks (DEC mode 2026), by which
     /// the browser front finds a session's first frame; the terminal module reads the same name.
     public static let synchronizedOutputVariable = "STOREFRONT_SYNCHRONIZED_OUTPUT"
+    /// Asks a session started with its page to say, once, when its first screen is whole, so the page goes with it
+    /// then; the terminal module reads the same name.
+    public static let firstScreenMarkerVariable = "STOREFRONT_FIRST_SCREEN_MARKER"
 
     /// The environment variable that carries the account a browser visitor's cookie holds to their session.
     public static let browserAccountVariable = "STOREFRONT_WEB_ACCOUNT"

@@ -82,6 +82,10 @@ final class EarlySession: Sendable {
         var lastFrame: ContinuousClock.Instant?
         /// How many bytes the page itself holds: the first frame, or none once its body went without one.
         var claimed: Int?
+        /// The shop said its first screen is whole (`FrameMarks.firstScreen`, taken out of the bytes).
+        var firstScreenWhole = false
+        /// The shop's output ended: nothing more will come.
+        var ended = false
     }
 
     private enum Socket {
@@ -116,9 +120,19 @@ final class EarlySession: Sendable {
 
     /// Keeps `chunk` of the shop's output; false once more than `heldLimit` waits.
     func collect(_ chunk: [UInt8]) -> Bool {
-        let (within, first) = output.withLock { output in
-            var from = max(0, output.bytes.count - FrameMarks.end.count + 1)
+        let (within, first, whole) = output.withLock { output in
+            var start = output.bytes.count
             output.bytes += chunk
+            // Its one mark is for the page's wait, not for the screen: taken out, so no page or socket sees it.
+            var whole = false
+            let markFrom = start - FrameMarks.firstScreen.count + 1
+            if !output.firstScreenWhole, let mark = FrameMarks.range(of: FrameMarks.firstScreen, in: output.bytes, from: markFrom) {
+                output.bytes.removeSubrange(mark)
+                output.firstScreenWhole = true
+                whole = true
+                start = min(start, mark.lowerBound)
+            }
+            var from = max(0, start - FrameMarks.end.count + 1)
             let first = output.frameEnd == nil
             while let end = FrameMarks.firstEnd(in: output.bytes, from: from) {
                 output.frameEnd = end
@@ -126,14 +140,17 @@ final class EarlySession: Sendable {
                 output.firstFrame = output.firstFrame ?? output.lastFrame
                 from = end
             }
-            return (output.bytes.count <= Self.heldLimit, first && output.frameEnd != nil)
+            return (output.bytes.count <= Self.heldLimit, first && output.frameEnd != nil, whole)
         }
-        if first { framed.yield() }
+        if first || whole { framed.yield() }
         return within
     }
 
-    /// The session's output stopped before any frame (it failed, or ended): the page waits no longer.
-    func noFrame() { framed.finish() }
+    /// The session's output stopped (it failed, or ended): the page waits no longer.
+    func noFrame() {
+        output.withLock { $0.ended = true }
+        framed.finish()
+    }
 
     /// Keeps the shop's `output` until the page's socket comes (nil), or says why the session ends without one: the
     /// shop ended (`.shopExited`), or `wait` on `clock` passed, the token was spent by another visitor, the front is
@@ -177,10 +194,10 @@ final class EarlySession: Sendable {
 
     // MARK: The page's side
 
-    /// The session's frames for the page's body: every whole frame written until none has come for `quiet` after
-    /// the first (the catalog's list follows its loading line, and the list's picture the list, within a few ms), at
-    /// most `afterFirst` after it and `deadline` after the call; empty when none is written by then. What the page
-    /// holds, the socket does not send.
+    /// The session's frames for the page's body: every whole frame written until the shop says its first screen is
+    /// whole, or, where it has not said so, until none has come for `quiet` after the first (the catalog's list follows
+    /// its loading line, and the list's picture the list, within a few ms); at most `afterFirst` after the first frame
+    /// and `deadline` after the call; empty when none is written by then. What the page holds, the socket does not send.
     func firstFrame(
         within deadline: Duration, quiet: Duration = EarlySessions.quietAfterFrame, afterFirst: Duration = EarlySessions.framesAfterFirst
     ) async -> [UInt8] {
@@ -195,10 +212,18 @@ final class EarlySession: Sendable {
         }
         // Then until no frame has come for `quiet`, `afterFirst` at most: the shop's next few frames follow its first
         // within milliseconds, and the browser is seldom ready for the body sooner.
-        while let (first, last) = output.withLock({ output in output.firstFrame.flatMap { first in output.lastFrame.map { (first, $0) } } }) {
+        while let (first, last) = output.withLock({ output in
+            output.firstScreenWhole || output.ended ? nil : output.firstFrame.flatMap { first in output.lastFrame.map { (first, $0) } }
+        }) {
             let wake = min(last + quiet, first + afterFirst, asked + deadline)
             guard wake > .now else { break }
-            try? await Task.sleep(until: wake)
+            // Woken by the quiet's end, or sooner by the shop's word that its first screen is whole.
+            await withTaskGroup(of: Void.self) { race in
+                race.addTask { [frameWritten] in for await _ in frameWritten { return } }
+                race.addTask { try? await Task.sleep(until: wake) }
+                await race.next()
+                race.cancelAll()
+            }
         }
         return output.withLock { output in
             let claimed = output.claimed ?? output.frameEnd ?? 0
@@ -230,16 +255,23 @@ final class EarlySession: Sendable {
 /// Synchronized output's closing mark, which ends each of a web session's frames (`STOREFRONT_SYNCHRONIZED_OUTPUT`).
 enum FrameMarks {
     static let end = Array("\u{1B}[?2026l".utf8)
+    /// What a session started with its page writes once its first screen is whole (`STOREFRONT_FIRST_SCREEN_MARKER`).
+    static let firstScreen = Array("\u{1B}]7766;storefront-first-screen\u{07}".utf8)
 
-    /// The index just past the first closing mark at or after `start`; nil when there is none.
-    static func firstEnd(in bytes: [UInt8], from start: Int) -> Int? {
-        guard bytes.count >= end.count else { return nil }
+    /// Where `mark` is first found in `bytes` at or after `start`; nil when it is not.
+    static func range(of mark: [UInt8], in bytes: [UInt8], from start: Int) -> Range<Int>? {
+        guard let first = mark.first else { return nil }
         var index = max(0, start)
-        while index + end.count <= bytes.count {
-            if bytes[index] == 0x1B, bytes[index..<(index + end.count)].elementsEqual(end) { return index + end.count }
+        while index + mark.count <= bytes.count {
+            if bytes[index] == first, bytes[index..<(index + mark.count)].elementsEqual(mark) { return index..<(index + mark.count) }
             index += 1
         }
         return nil
+    }
+
+    /// The index just past the first closing mark at or after `start`; nil when there is none.
+    static func firstEnd(in bytes: [UInt8], from start: Int) -> Int? {
+        range(of: end, in: bytes, from: start)?.upperBound
     }
 }
 

@@ -94,6 +94,7 @@ struct WebTerminalSession {
         var environment = front.command.environment
         environment["TERM"] = "xterm-256color"
         environment[SessionCommand.synchronizedOutputVariable] = "1"
+        if early != nil { environment[SessionCommand.firstScreenMarkerVariable] = "1" }
         SessionLanguage.pass(locale, into: &environment)
         let (arguments, customer) = front.command.launchBrowserGuest(
             environment: &environment, account: signedIn?.id, session: signedIn?.session)

@@ -33,8 +33,7 @@ final class TerminalEvents {
     /// A worker's session: its descriptor among those the worker's one waiter watches.
     private var keyWatch: DescriptorKeys.Watch?
     private var isTicking = false
-    private let marksSettled: Bool
-    private let marksPrivate: Bool
+    private let marks: Marks
     private var inPrivate = false
     /// Set once `end` has run: no key or window change is handled after.
     private var hasEnded = false
@@ -50,7 +49,7 @@ final class TerminalEvents {
 
     init(
         screen: any SessionScreen, closeBackend: @escaping () -> Void, program: Program, hasTypeahead: Bool, keySource: KeySource,
-        marksSettled: Bool, marksPrivate: Bool, learn: @escaping (TerminalAnswer) -> Bool = { _ in false }
+        marks: Marks, learn: @escaping (TerminalAnswer) -> Bool = { _ in false }
     ) {
         self.learn = learn
         self.screen = screen
@@ -58,14 +57,31 @@ final class TerminalEvents {
         self.keySource = keySource
         self.closeBackend = closeBackend
         self.program = program
-        self.marksSettled = marksSettled
-        self.marksPrivate = marksPrivate
+        self.marks = marks
+    }
+
+    /// The private sequences a session writes for what reads its output (a recorder, the web front), as its
+    /// environment asks.
+    struct Marks {
+        /// `settledMarker` after the start and after every key, once all is drawn (ticks stop: a recording is the same
+        /// every time).
+        var settled = false
+        /// Forms bracketed by `privateBegins` and `privateEnds`.
+        var privateForms = false
+        /// `firstScreenMarker` once, when the first screen is whole.
+        var firstScreen = false
+
+        init(_ environment: [String: String]) {
+            settled = environment[TerminalSession.settledMarkerVariable] != nil
+            privateForms = environment[TerminalSession.privateMarkersVariable] != nil
+            firstScreen = environment[TerminalSession.firstScreenMarkerVariable] != nil
+        }
     }
 
     /// For a recorder: a form about to be drawn opens a private section; one closed ends it and
     /// repaints the whole screen, since the recording missed what the form drew over.
     private func markPrivacy(_ state: StorefrontState) {
-        guard marksPrivate, (state.form != nil) != inPrivate else { return }
+        guard marks.privateForms, (state.form != nil) != inPrivate else { return }
         inPrivate = state.form != nil
         screen.write(inPrivate ? TerminalSession.privateBegins : TerminalSession.privateEnds)
         if !inPrivate {
@@ -76,7 +92,7 @@ final class TerminalEvents {
 
     /// For a recorder: once the effects of what was just handled have settled and been drawn, the marker.
     private func markWhenSettled() {
-        guard marksSettled else { return }
+        guard marks.settled else { return }
         Task { @MainActor [program, screen] in
             await program.viewModel.settled()
             program.drawIfNeeded()
@@ -84,6 +100,19 @@ final class TerminalEvents {
             await program.picturesSettled()
             program.drawIfNeeded()
             screen.write(TerminalSession.settledMarker)
+        }
+    }
+
+    /// Once, for a page waiting for the session's first frames: the start's effects answered and drawn, then the pictures
+    /// that screen shows (not those asked for ahead), then the mark.
+    private func markFirstScreen() {
+        guard marks.firstScreen else { return }
+        Task { @MainActor [program, screen] in
+            await program.viewModel.settled()
+            program.drawIfNeeded()
+            await program.shownPicturesSettled()
+            program.drawIfNeeded()
+            screen.write(TerminalSession.firstScreenMarker)
         }
     }
 
@@ -104,6 +133,7 @@ final class TerminalEvents {
         try listen()
         if hasTypeahead { inputReady(bytesAvailable: 1) }
         markWhenSettled()
+        markFirstScreen()
         let ending = await withCheckedContinuation { continuation in
             finish = continuation
             // An end asked for before this wait began (a quit typed ahead, a worker's hang-up) ends it at once.
@@ -259,7 +289,7 @@ final class TerminalEvents {
         // A recording has no timer: a spinner turned by the clock would make each take differ.
         // Once the session has ended (`finish` taken), the ticker is resumed for good: states published after it
         // (the cart's last write answering) must not suspend it, as a source released suspended crashes libdispatch.
-        guard let ticker, !marksSettled, finish != nil else { return }
+        guard let ticker, !marks.settled, finish != nil else { return }
         if busy && !isTicking {
             ticker.resume()
             isTicking = true

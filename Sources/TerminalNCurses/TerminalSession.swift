@@ -62,6 +62,11 @@ public final class TerminalSession {
     /// recorder knows an answer is whole without guessing from quiet time.
     public nonisolated static let settledMarkerVariable = "STOREFRONT_SETTLED_MARKER"
     public nonisolated static let settledMarker = "\u{1B}]7766;storefront-settled\u{07}"
+    /// Set by the web front for a session started with its page: once the first screen is whole (the start's reads
+    /// answered, the pictures it shows drawn), the session writes `firstScreenMarker`, once, so the page goes with that
+    /// screen at once instead of after a quiet spell. Keys and ticks go on as in any session.
+    public nonisolated static let firstScreenMarkerVariable = "STOREFRONT_FIRST_SCREEN_MARKER"
+    public nonisolated static let firstScreenMarker = "\u{1B}]7766;storefront-first-screen\u{07}"
     /// Set by `run --record`: the session brackets every form (card numbers, codes, addresses)
     /// with these markers, and repaints the whole screen after one, so a recorder can leave the
     /// form out and still show a true screen after it.
@@ -92,9 +97,7 @@ public final class TerminalSession {
         let events = TerminalEvents(
             screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
             hasTypeahead: !typeahead.isEmpty, keySource: .ownTerminal(signalPipe: signalPipe),
-            marksSettled: environment[Self.settledMarkerVariable] != nil,
-            marksPrivate: environment[Self.privateMarkersVariable] != nil,
-            learn: { [log] in backend.learn($0, log: log) }
+            marks: TerminalEvents.Marks(environment), learn: { [log] in backend.learn($0, log: log) }
         )
         // Not asked with the background (no `--theme auto`): asked now, the answer read among the keys.
         if deviceAttributes.isEmpty { backend.ask(screen, environment: environment) }

@@ -1,4 +1,5 @@
 import Foundation
+import PseudoTerminal
 import StorefrontTesting
 import StorefrontUI
 import Testing
@@ -137,5 +138,45 @@ struct WebEarlySessionJourneyTests {
         }
         #expect(received.contains("\u{1B}[2J"), "the screen cleared and drawn again: \(received.debugDescription)")
         #expect(!server.log.contains("web session 2 open"))
+    }
+
+    /// The shop started for a page says once, after its first screen's list and the picture it shows, that the screen
+    /// is whole: the page goes then. Keys after it are answered as ever, with no second mark.
+    @Test func theShopSaysOnceWhenItsFirstScreenIsWholeItsPictureIncluded() throws {
+        let root = NSTemporaryDirectory() + "first-screen-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // As a web session's shop has it, not the test's own (which may say NO_COLOR).
+        let environment = [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin", "HOME": root, "TERM": "xterm-256color", "LANG": "C.UTF-8",
+            "STOREFRONT_THEME": "dark", "STOREFRONT_SYNCHRONIZED_OUTPUT": "1", "STOREFRONT_FIRST_SCREEN_MARKER": "1",
+        ]
+        let shop = try PseudoTerminalProcess.spawn(
+            executable: try BuiltProduct.requireStorefront(), arguments: ["--data-dir", root + "/data"], environment: environment,
+            size: TerminalSize(columns: 120, rows: 34))
+        let terminal = shop.takeTerminal()
+        defer {
+            close(terminal)
+            killAndReap(shop.pid)
+        }
+        let mark = "\u{1B}]7766;storefront-first-screen\u{07}"
+        var bytes: [UInt8] = []
+        #expect(read(terminal, into: &bytes, before: .now + .seconds(30)) { $0.contains(mark) } == .found)
+        let first = String(decoding: bytes, as: UTF8.self)
+        let marked = try #require(first.range(of: mark))
+        let screen = first[..<marked.lowerBound]
+        #expect(screen.contains("\u{203A}") && screen.contains("1 of 24"), "the list is on the screen before the mark")
+        // The list's preview draws the selected product's picture as a mosaic: half blocks in 256 colours.
+        #expect(
+            screen.contains("\u{1B}[38;5;") && (screen.contains("\u{2580}") || screen.contains("\u{2584}")),
+            "the picture is drawn before the mark: \(screen.suffix(600).debugDescription)")
+        #expect(screen.hasSuffix("\u{1B}[?2026l"), "the mark follows a whole frame")
+
+        // A key's frame, then the shop quits: all it wrote is read, and the mark is in it once.
+        let frameEnds = first.ranges(of: "\u{1B}[?2026l").count
+        _ = "j".withCString { write(terminal, $0, 1) }
+        #expect(read(terminal, into: &bytes, before: .now + .seconds(30)) { $0.ranges(of: "\u{1B}[?2026l").count > frameEnds } == .found)
+        _ = "q".withCString { write(terminal, $0, 1) }
+        #expect(read(terminal, into: &bytes, before: .now + .seconds(30)) { _ in false } == .closed)
+        #expect(String(decoding: bytes, as: UTF8.self).ranges(of: mark).count == 1, "said once")
     }
 }

@@ -4,6 +4,7 @@ import HTTPTypes
 import NIOCore
 import PseudoTerminal
 import ShopSessions
+import TerminalNCurses
 import Testing
 
 @testable import ShopWebFront
@@ -30,6 +31,26 @@ struct WebEarlySessionTests {
         #expect(String(decoding: page, as: UTF8.self) == Self.preamble + loading + list, "every whole frame, and no part of the next")
         #expect(String(decoding: session.heldForSocket(), as: UTF8.self) == Self.begins + "half a frame")
         #expect(session.heldForSocket() == Array((Self.begins + "half a frame").utf8), "asked again, the same")
+    }
+
+    /// The shop's word that its first screen is whole sends the page at once, without waiting for a quiet spell, and
+    /// its mark is taken out: neither the page nor the socket carries it, wherever the chunks split it.
+    @Test(.timeLimit(.minutes(1))) func theShopsWordThatItsFirstScreenIsWholeSendsThePageAtOnceAndIsTakenOut() async {
+        let session = Self.session()
+        let mark = "\u{1B}]7766;storefront-first-screen\u{07}"
+        let list = Self.begins + "Products 1 of 24" + Self.ends
+        let picture = Self.begins + "▀▄▀▄" + Self.ends
+        let written = Array((Self.preamble + list + picture + mark + Self.begins + "a key's frame" + Self.ends).utf8)
+        let inMark = Self.preamble.utf8.count + list.utf8.count + picture.utf8.count + 5
+        #expect(session.collect(Array(written[..<inMark])))
+        // Were the page to wait for a quiet spell, or the deadline, this test would take an hour.
+        async let page = session.firstFrame(within: .seconds(3_600), quiet: .seconds(3_600), afterFirst: .seconds(3_600))
+        #expect(session.collect(Array(written[inMark...])))
+        #expect(String(decoding: await page, as: UTF8.self) == Self.preamble + list + picture + Self.begins + "a key's frame" + Self.ends)
+        #expect(session.heldForSocket().isEmpty, "the page holds all, and no mark is left for the socket")
+        // The two modules that may not import each other name the mark and its variable alike.
+        #expect(FrameMarks.firstScreen == Array(TerminalSession.firstScreenMarker.utf8) && TerminalSession.firstScreenMarker == mark)
+        #expect(SessionCommand.firstScreenMarkerVariable == TerminalSession.firstScreenMarkerVariable)
     }
 
     @Test func aPageThatWentWithoutAFrameLeavesItAllToTheSocket() async {

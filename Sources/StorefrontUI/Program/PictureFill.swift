@@ -27,6 +27,8 @@ final class PictureFill {
     /// What each key drew, nil when it could not be drawn (it is not asked for again).
     private var drawn: [Key: Drawn?] = [:]
     private var waiting: [Key: Task<Void, Never>] = [:]
+    /// Of those, the ones a frame showed (not only asked for ahead): what a first screen waits for.
+    private var shown: Set<Key> = []
     /// What to do when each awaited picture comes: a hint asked for ahead may be on screen by then.
     private var whenArrived: [Key: [@MainActor () -> Void]] = [:]
     /// A session shows a few pictures at a time: past this many, the oldest are dropped (graphics' bytes are larger).
@@ -58,6 +60,7 @@ final class PictureFill {
                 }
                 continue
             }
+            shown.insert(key)
             ask(key) { arrived(slot) }
         }
         for hint in frame.pictureHints {
@@ -82,6 +85,7 @@ final class PictureFill {
             }
             guard let self else { return }
             self.waiting[key] = nil
+            self.shown.remove(key)
             self.keep(key, result)
             for arrived in self.whenArrived.removeValue(forKey: key) ?? [] { arrived() }
         }
@@ -90,6 +94,13 @@ final class PictureFill {
     /// Returns once every picture asked for is in.
     func settled() async {
         while let task = waiting.values.first {
+            await task.value
+        }
+    }
+
+    /// Returns once every picture a frame showed is in; those only asked for ahead may still be on their way.
+    func shownSettled() async {
+        while let task = shown.lazy.compactMap({ self.waiting[$0] }).first {
             await task.value
         }
     }

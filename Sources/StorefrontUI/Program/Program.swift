@@ -104,6 +104,11 @@ public final class Program {
         await pictures.settled()
     }
 
+    /// Returns once every picture a frame has shown is in: not those asked for ahead of a move.
+    public func shownPicturesSettled() async {
+        await pictures.shownSettled()
+    }
+
     /// The backend's size changed: the list window follows and a frame is drawn at the new size.
     public func resized() {
         viewModel.send(.viewportChanged(listRows: Layout.listRows(for: backend.size)))
