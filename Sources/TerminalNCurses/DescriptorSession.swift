@@ -27,7 +27,7 @@ public final class DescriptorSession {
         events = TerminalEvents(
             screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
             hasTypeahead: !typeahead.isEmpty, keySource: .descriptor(descriptor),
-            marks: TerminalEvents.Marks(environment), learn: { backend.learn($0, log: log) })
+            marks: SessionMarks(environment), learn: { backend.learn($0, log: log) })
         // Over SSH the client's environment stays on the client: the terminal is asked what it draws, and its answer
         // comes among the keys, while the first frame is already on screen with a mosaic.
         backend.ask(screen, environment: environment)

@@ -33,7 +33,7 @@ final class TerminalEvents {
     /// A worker's session: its descriptor among those the worker's one waiter watches.
     private var keyWatch: DescriptorKeys.Watch?
     private var isTicking = false
-    private let marks: Marks
+    private let marks: SessionMarks
     private var inPrivate = false
     /// Set once `end` has run: no key or window change is handled after.
     private var hasEnded = false
@@ -49,7 +49,7 @@ final class TerminalEvents {
 
     init(
         screen: any SessionScreen, closeBackend: @escaping () -> Void, program: Program, hasTypeahead: Bool, keySource: KeySource,
-        marks: Marks, learn: @escaping (TerminalAnswer) -> Bool = { _ in false }
+        marks: SessionMarks, learn: @escaping (TerminalAnswer) -> Bool = { _ in false }
     ) {
         self.learn = learn
         self.screen = screen
@@ -58,24 +58,6 @@ final class TerminalEvents {
         self.closeBackend = closeBackend
         self.program = program
         self.marks = marks
-    }
-
-    /// The private sequences a session writes for what reads its output (a recorder, the web front), as its
-    /// environment asks.
-    struct Marks {
-        /// `settledMarker` after the start and after every key, once all is drawn (ticks stop: a recording is the same
-        /// every time).
-        var settled = false
-        /// Forms bracketed by `privateBegins` and `privateEnds`.
-        var privateForms = false
-        /// `firstScreenMarker` once, when the first screen is whole.
-        var firstScreen = false
-
-        init(_ environment: [String: String]) {
-            settled = environment[TerminalSession.settledMarkerVariable] != nil
-            privateForms = environment[TerminalSession.privateMarkersVariable] != nil
-            firstScreen = environment[TerminalSession.firstScreenMarkerVariable] != nil
-        }
     }
 
     /// For a recorder: a form about to be drawn opens a private section; one closed ends it and
@@ -90,30 +72,12 @@ final class TerminalEvents {
         }
     }
 
-    /// For a recorder: once the effects of what was just handled have settled and been drawn, the marker.
     private func markWhenSettled() {
-        guard marks.settled else { return }
-        Task { @MainActor [program, screen] in
-            await program.viewModel.settled()
-            program.drawIfNeeded()
-            // The pictures that frame asked for are in it too before the mark: a recording is the same every time.
-            await program.picturesSettled()
-            program.drawIfNeeded()
-            screen.write(TerminalSession.settledMarker)
-        }
+        if marks.settled { marks.write(TerminalSession.settledMarker, whenSettled: program, on: screen, allPictures: true) }
     }
 
-    /// Once, for a page waiting for the session's first frames: the start's effects answered and drawn, then the pictures
-    /// that screen shows (not those asked for ahead), then the mark.
     private func markFirstScreen() {
-        guard marks.firstScreen else { return }
-        Task { @MainActor [program, screen] in
-            await program.viewModel.settled()
-            program.drawIfNeeded()
-            await program.shownPicturesSettled()
-            program.drawIfNeeded()
-            screen.write(TerminalSession.firstScreenMarker)
-        }
+        if marks.firstScreen { marks.write(TerminalSession.firstScreenMarker, whenSettled: program, on: screen, allPictures: false) }
     }
 
     /// After the screen is given back: the cart's last write is waited for, so no change is lost.

@@ -97,7 +97,7 @@ public final class TerminalSession {
         let events = TerminalEvents(
             screen: screen, closeBackend: { backend.isOpen = false }, program: Program(dependencies: dependencies, backend: backend),
             hasTypeahead: !typeahead.isEmpty, keySource: .ownTerminal(signalPipe: signalPipe),
-            marks: TerminalEvents.Marks(environment), learn: { [log] in backend.learn($0, log: log) }
+            marks: SessionMarks(environment), learn: { [log] in backend.learn($0, log: log) }
         )
         // Not asked with the background (no `--theme auto`): asked now, the answer read among the keys.
         if deviceAttributes.isEmpty { backend.ask(screen, environment: environment) }
