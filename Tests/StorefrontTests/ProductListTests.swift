@@ -145,6 +145,22 @@ struct ProductListTests {
         #expect(!driver.state.isHelpShown)
     }
 
+    /// What has the keys takes typed text: a key that opens help elsewhere is part of the search being typed, and the
+    /// shop opens no help while it is typed, however the action came (a host decodes keys against the screens it last
+    /// drew, the reducer asks the features' states).
+    @Test func aKeyThatOpensHelpElsewhereIsTextInTheSearchBeingTyped() async throws {
+        let driver = await ScriptedDriver()
+        try await driver.press("/")
+        try await driver.press("?")
+        #expect(!driver.state.isHelpShown && driver.state.productList.query == "?" && driver.state.isTakingText)
+        await driver.send(.toggleHelp)
+        #expect(!driver.state.isHelpShown, "no help over the search being typed")
+        try await driver.press("enter")
+        #expect(!driver.state.isTakingText)
+        await driver.send(.toggleHelp)
+        #expect(driver.state.isHelpShown, "the search typed, help opens again")
+    }
+
     @Test func theLaunchScriptBuysTheFirstProduct() async throws {
         let driver = await ScriptedDriver()
         try await driver.press("enter,a,c,enter,p,enter")

@@ -166,8 +166,7 @@ public enum AppReducer {
             state.isQuitting = true
             return state.scope(\.cart) { CartFeature.quit(&$0) }
         }
-        // The screens are made from the features' states: once for this key, not once per question.
-        let isTakingText = state.screens.isTakingText
+        let isTakingText = state.isTakingText
         if helpAndNotice(&state, action, isTakingText: isTakingText) { return .none }
         // Keys every browsing screen shares, before the screen's own.
         if state.screen.isBrowsing, !isTakingText, let effect = navigation(&state, action, env) {

@@ -35,4 +35,8 @@ extension AppState {
         screens.paymentMode = paymentMode
         return screens
     }
+
+    /// `StorefrontState.isTakingText`, asked of the features' states: a key asks it, and making every screen to answer
+    /// it copied the whole state (a sixth of a list move's step).
+    var isTakingText: Bool { StorefrontState.isTakingText(on: screen, editingQuery: productList.list.isEditingQuery) }
 }

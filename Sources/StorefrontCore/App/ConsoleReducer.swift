@@ -51,7 +51,7 @@ enum ConsoleReducer {
             state.isQuitting = true
             return .none
         }
-        if AppReducer.helpAndNotice(&state, action, isTakingText: state.screens.isTakingText) { return .none }
+        if AppReducer.helpAndNotice(&state, action, isTakingText: state.isTakingText) { return .none }
         switch state.screen {
         case .form: return state.run(\.forms, FormFeature.reducer, .key(action), env)
         case .merchantQueue, .merchantOrder, .merchantRefund, .merchantStock, .merchantSales, .merchantCatalog, .merchantDiscounts,

@@ -93,7 +93,11 @@ public struct StorefrontState: Equatable, Sendable {
     public var screen: Screen { route.last ?? .productList }
     /// What has the keys takes typed text (a form, or the search being typed): keys that mean something
     /// elsewhere, such as help or the cart, are text there.
-    public var isTakingText: Bool { screen == .form || (screen == .productList && productList.isEditingQuery) }
+    public var isTakingText: Bool { Self.isTakingText(on: screen, editingQuery: productList.isEditingQuery) }
+
+    /// Whether `screen` takes typed text, its list's search being typed or not: asked of the screens and of the
+    /// features' states alike.
+    static func isTakingText(on screen: Screen, editingQuery: Bool) -> Bool { screen == .form || (screen == .productList && editingQuery) }
 
     /// True while a payment is being authorized or processed; the host ticks the spinner then.
     public var isBusy: Bool {
