@@ -37,6 +37,6 @@ extension AppState {
     }
 
     /// `StorefrontState.isTakingText`, asked of the features' states: a key asks it, and making every screen to answer
-    /// it copied the whole state (a sixth of a list move's step).
+    /// it copied the whole state (a quarter of a list move's step, docs/BENCHMARKS.md).
     var isTakingText: Bool { StorefrontState.isTakingText(on: screen, editingQuery: productList.list.isEditingQuery) }
 }
