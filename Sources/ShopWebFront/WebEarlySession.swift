@@ -245,6 +245,13 @@ final class EarlySession: Sendable {
         return attached
     }
 
+    /// Whether the page's socket may still take the session: false once it was refused, ended or abandoned.
+    var isWaitingForSocket: Bool {
+        socket.withLock { state in
+            if case .waiting = state { true } else { false }
+        }
+    }
+
     /// No socket will be taken: the session ends at its next look.
     func abandon() {
         socket.withLock { state in if case .waiting = state { state = .abandoned } }

@@ -41,7 +41,10 @@ extension WebFront {
             status: .ok, headers: headers,
             body: ResponseBody { writer in
                 let frame = await early.firstFrame(within: front.limits.firstFrameWait)
-                let html = Array(page(words, WebPage.FirstFrame(token: early.token, size: size, bytes: frame)).utf8)
+                // A session refused, or ended, before the page went has nothing for its socket to take: the page offers
+                // no token, and its socket starts a session of its own.
+                let first = early.isWaitingForSocket ? WebPage.FirstFrame(token: early.token, size: size, bytes: frame) : nil
+                let html = Array(page(words, first).utf8)
                 // Compressed per request (0.8 ms for its 30 KB); zlib fails only without memory, which ends the answer.
                 guard let body = gzip ? WebAsset.gzip(html, onlySmaller: false) : html else { throw HTTPError(.internalServerError) }
                 try await writer.write(ByteBuffer(bytes: body))

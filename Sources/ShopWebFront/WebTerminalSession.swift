@@ -77,8 +77,9 @@ struct WebTerminalSession {
         // However it ends, a page waiting for its first frame waits no longer, and the token is spent.
         defer {
             if let early {
-                early.noFrame()
+                // Abandoned first: a page woken by the end sees no socket may take the session, and offers no token.
                 early.abandon()
+                early.noFrame()
                 front.early.remove(early.token)
             }
         }

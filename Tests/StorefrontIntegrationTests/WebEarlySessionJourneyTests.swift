@@ -113,6 +113,18 @@ struct WebEarlySessionJourneyTests {
         try server.waitForLog(#/web session 3 open: browser guest web-guest:[0-9a-f]{16} from 192\.0\.2\.7, pid \d+, xterm-256color 90x25/#)
     }
 
+    /// A page whose session was refused (its address has its sessions open) offers its socket no token to take: the
+    /// socket starts a session of its own, under its own admission.
+    @Test func aPageWhoseSessionWasRefusedOffersNoToken() throws {
+        let server = try ServeProcess(command: Self.web + ["--sessions-per-address", "1"])
+        _ = try Self.started(in: Self.page(server))
+        try server.waitForLog(#/web session 1 open: .*, started with its page/#)
+        let refused = try Self.page(server)
+        try server.waitForLog(#/web: refused a session from 127\.0\.0\.1/#)
+        #expect(refused.hasPrefix("HTTP/1.1 200") && refused.contains(#"<main id="terminal""#), "\(refused.prefix(300))")
+        #expect(!refused.contains(#"id="first-frame""#) && !refused.contains("data-session="), "no token for a session that never started")
+    }
+
     @Test func aStopEndsASessionStillWaitingForItsPageAtOnce() throws {
         // A second's drain: a session left waiting for its page's socket (10 s) would outlast it and never log its end.
         let server = try ServeProcess(command: Self.web + ["--drain-timeout", "1s"])
