@@ -7,6 +7,31 @@ import Testing
 /// same screen.
 @Suite("The browser tab's first frames", .serialized, .ownThreads)
 struct WebFirstFrameBrowserTests {
+    /// Before xterm.js is there (or should it never come), the page's own terminal follows the window: the session is
+    /// told the new size and the shop draws again at it, and the next visit's session starts at it.
+    @Test func thePagesOwnTerminalFollowsTheWindowBeforeXtermJS() throws {
+        let server = try ServeProcess(command: WebFrontBrowserTests.web)
+        let browser = try Browser(width: 1100, height: 700)
+        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        let wide = try browser.must(["op": "preview", "text": "│", "any": ["▀", "▄"], "narrower_than": 10_000])
+        let before = try #require(wide["size"] as? [Int], "\(wide)")
+        try browser.must(["op": "window_size", "width": 800, "height": 500])
+        let narrow = try browser.must(["op": "preview", "text": "cart: empty", "narrower_than": before[0]])
+        let after = try #require(narrow["size"] as? [Int], "\(narrow)")
+        let shown = rows(narrow)
+        #expect(after[1] < before[1] && shown.count == after[1], "as many rows as the page's terminal has now: \(after), \(shown)")
+        // The status line, drawn again at the new width, ends as far from the right edge as it did at the old one.
+        let margin = before[0] - (rows(wide).first?.count ?? 0)
+        #expect(shown.first?.hasSuffix("cart: empty") == true && shown.first?.count == after[0] - margin, "\(before), \(after): \(shown.first ?? "")")
+        #expect(shown.joined().contains("Products"))
+        try browser.must(["op": "screenshot", "path": WebFrontBrowserTests.artifacts.appendingPathComponent("web-preview-resized.png").path])
+
+        // The next visit's session starts at the size the page kept.
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try server.waitForLog(Regex("web session 2 open: [^\\n]*xterm-256color \(after[0])x\(after[1]), started with its page"))
+    }
+
     @Test func theShopShowsAndTakesKeysBeforeXtermJSIsThereAndXtermJSDrawsTheSameScreen() throws {
         let server = try ServeProcess(command: WebFrontBrowserTests.web)
         let browser = try Browser(width: 1100, height: 700)

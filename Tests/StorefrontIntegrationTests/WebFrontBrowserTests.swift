@@ -53,6 +53,8 @@ struct WebFrontBrowserTests {
         try browser.waitFor("Products")
         let second = try server.waitForLog(#/web session 2 open: .* pid (\d+),.*/#)
         let pid = pid_t(second.output.1)!
+        // Its session started with its page, at the size the first tab's terminal was resized to (the page's cookie).
+        #expect(second.output.0.contains("xterm-256color \(narrow)x") && second.output.0.contains("started with its page"), "\(second.output.0)")
         try browser.must(["op": "close_tab"])
         try server.waitForLog(#/web session 2 closed: page went away, pid \d+ exit 129/#)
         // A process of its own is gone and reaped; a session in a worker is gone from it (its end was reported).

@@ -51,14 +51,24 @@
   box.removeChild(probe);
   box.removeChild(scroller);
   if (!(cell.width > 0 && cell.height > 0) || typeof WebSocket !== "function") return loadTerminal();
-  const style = window.getComputedStyle(box);
-  const columns = Math.max(2, Math.floor((Math.max(0, parseInt(style.width, 10)) - scrollBar) / cell.width));
-  const rows = Math.max(1, Math.floor(parseInt(style.height, 10) / cell.height));
+  // The terminal's size in the box as it is now.
+  function measure() {
+    const style = window.getComputedStyle(box);
+    return {
+      columns: Math.max(2, Math.floor((Math.max(0, parseInt(style.width, 10)) - scrollBar) / cell.width)),
+      rows: Math.max(1, Math.floor(parseInt(style.height, 10) / cell.height)),
+    };
+  }
+  const { columns, rows } = measure();
 
   // The size, for the next visit: the server starts that visit's session with the page. Lax: a visit by a link from
-  // another site carries it too (it says only the size; starting a shop is what a visit does anyway).
-  document.cookie = "storefront-terminal=" + columns + "x" + rows + "; Max-Age=31536000; SameSite=Lax" +
-    (window.location.protocol === "https:" ? "; Secure" : "");
+  // another site carries it too (it says only the size; starting a shop is what a visit does anyway). storefront.js
+  // keeps it as the terminal is resized.
+  window.storefrontRemember = function (columns, rows) {
+    document.cookie = "storefront-terminal=" + columns + "x" + rows + "; Max-Age=31536000; SameSite=Lax" +
+      (window.location.protocol === "https:" ? "; Secure" : "");
+  };
+  window.storefrontRemember(columns, rows);
   // The session the server started with this page, and its first frame, where it had the size from the cookie.
   const started = document.getElementById("first-frame");
   const url = new URL("session", window.location.href);
@@ -102,14 +112,15 @@
 
   const early = {
     socket: socket, columns: columns, rows: rows, messages: [], closed: null, preview: null,
-    /** Called by storefront.js as it takes the socket: the preview draws nothing more and sends no more keys. */
-    release() { window.removeEventListener("keydown", pressed); released = true; },
+    /** Called by storefront.js as it takes the socket: the preview draws nothing more, sends no more keys and no
+     * longer follows the window. */
+    release() { window.removeEventListener("keydown", pressed); window.removeEventListener("resize", resized); released = true; },
   };
   let framed = false, released = false;
   function draw(event) {
     early.messages.push(event);
     if (released || typeof event.data === "string" || typeof window.storefrontPreview !== "function") return;
-    if (!preview) preview = early.preview = window.storefrontPreview(box, columns, rows, cell);
+    if (!preview) preview = early.preview = window.storefrontPreview(box, early.columns, early.rows, cell);
     // The shop's first messages set the terminal up; the first frame is the first that shows text.
     if (!preview.write(new Uint8Array(event.data)) || framed) return;
     framed = true;
@@ -127,6 +138,30 @@
     else early.messages.push({ data: bytes.buffer });
   }
   socket.onclose = function (event) { early.closed = event; loadTerminal(); };
+
+  // Until storefront.js takes over (or should xterm.js never come), the page's own terminal follows the window: the
+  // session is told the new size, and the preview starts again at it, as the shop draws its whole screen again.
+  let measuring = false;
+  function sendSize() {
+    socket.send(JSON.stringify({ type: "resize", columns: early.columns, rows: early.rows }));
+  }
+  function remeasure() {
+    measuring = false;
+    const size = measure();
+    if (released || (size.columns === early.columns && size.rows === early.rows)) return;
+    early.columns = size.columns;
+    early.rows = size.rows;
+    window.storefrontRemember(size.columns, size.rows);
+    if (preview) preview.resize(size.columns, size.rows);
+    if (socket.readyState === WebSocket.OPEN) sendSize();
+    else if (socket.readyState === WebSocket.CONNECTING) socket.addEventListener("open", sendSize, { once: true });
+  }
+  function resized() {
+    if (measuring) return;
+    measuring = true;
+    window.requestAnimationFrame(remeasure);
+  }
+  window.addEventListener("resize", resized);
   window.setTimeout(loadTerminal, 250);
   window.storefrontEarly = early;
 })();

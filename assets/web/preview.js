@@ -259,6 +259,24 @@ window.storefrontPreview = function (box, columns, rows, cell) {
       draw();
       return shown;
     },
+    /** Starts again at `newColumns` x `newRows`, blank: the shop draws its whole screen again at a new size. */
+    resize(newColumns, newRows) {
+      columns = newColumns;
+      rows = newRows;
+      screen.length = 0;
+      for (let row = 0; row < rows; row++) screen.push(Array.from({ length: columns }, blank));
+      x = 0; y = 0; top = 0; bottom = rows - 1; wrapPending = false; saved = null;
+      Object.assign(layer.style, { width: columns * cell.width + "px", height: rows * cell.height + "px" });
+      for (const line of lines.splice(rows)) line.remove();
+      for (let row = lines.length; row < rows; row++) {
+        const line = document.createElement("div");
+        Object.assign(line.style, { position: "absolute", left: "0", top: row * cell.height + "px", height: cell.height + "px" });
+        layer.appendChild(line);
+        lines.push(line);
+      }
+      for (let row = 0; row < rows; row++) dirty.add(row);
+      draw();
+    },
     /** The rows as text, for the tests. */
     text() { return screen.map((cells) => cells.map((c) => c.text).join("").replace(/\s+$/, "")); },
     remove() { layer.remove(); },

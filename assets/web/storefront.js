@@ -88,6 +88,8 @@
     if (!socket || socket.readyState !== WebSocket.OPEN) return;
     socketSize = { columns: terminal.cols, rows: terminal.rows };
     socket.send(JSON.stringify({ type: "resize", columns: terminal.cols, rows: terminal.rows }));
+    // The next visit's session starts at this size (connect.js's cookie).
+    if (window.storefrontRemember) window.storefrontRemember(terminal.cols, terminal.rows);
   }
 
   function wire(opening, size) {

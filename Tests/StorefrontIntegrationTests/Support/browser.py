@@ -130,6 +130,9 @@ def main():
                     driver.set_window_size(command["width"], command["height"])
                     WebDriverWait(driver, 10, poll_frequency=0.02).until(lambda d: screen(d)["columns"] != before)
                     answer["screen"] = screen(driver)
+                elif op == "window_size":
+                    # Resizes the window, whatever draws the terminal.
+                    driver.set_window_size(command["width"], command["height"])
                 elif op == "accessible_text":
                     # The rows as assistive technology reads them: xterm.js's accessibility tree, as text.
                     wanted, timeout = command["text"], command.get("timeout", 20)
@@ -151,17 +154,23 @@ def main():
                     # how many preview layers the page holds.
                     # Waits for `text` on it, and one of `any` where given, and row `row` starting with `prefix`
                     # (spaces before it aside) where given.
+                    # With `narrower_than`, waits too for the page's terminal to be fewer columns than that, and answers
+                    # its size.
                     wanted, either, timeout = command.get("text", ""), command.get("any", [""]), command.get("timeout", 20)
-                    row, prefix = command.get("row"), command.get("prefix", "")
+                    row, prefix, narrower = command.get("row"), command.get("prefix", ""), command.get("narrower_than")
                     read = "const e = window.storefrontEarly; return e && e.preview ? e.preview.text() : null;"
-                    def shows(rows):
+                    size = "const e = window.storefrontEarly; return e ? [e.columns, e.rows] : null;"
+                    def shows(rows, d):
                         text = "\n".join(rows or [])
                         if rows is None or wanted not in text or not any(one in text for one in either):
+                            return False
+                        if narrower is not None and not (lambda s: s and s[0] < narrower and len(rows) == s[1])(d.execute_script(size)):
                             return False
                         return row is None or (row < len(rows) and rows[row].lstrip().startswith(prefix))
                     try:
                         answer["rows"] = WebDriverWait(driver, timeout, poll_frequency=0.02).until(
-                            lambda d: (lambda rows: rows if shows(rows) else False)(d.execute_script(read)))
+                            lambda d: (lambda rows: rows if shows(rows, d) else False)(d.execute_script(read)))
+                        answer["size"] = driver.execute_script(size)
                     except TimeoutException:
                         answer = {"ok": False, "error": f"no preview showing {wanted!r}: {driver.execute_script(read)}"}
                 elif op == "no_socket":
