@@ -141,8 +141,9 @@
 
   // Until storefront.js takes over (or should xterm.js never come), the page's own terminal follows the window: the
   // session is told the new size, and the preview starts again at it, as the shop draws its whole screen again.
-  let measuring = false;
+  let measuring = false, sizeWaits = false;
   function sendSize() {
+    sizeWaits = false;
     socket.send(JSON.stringify({ type: "resize", columns: early.columns, rows: early.rows }));
   }
   function remeasure() {
@@ -154,7 +155,11 @@
     window.storefrontRemember(size.columns, size.rows);
     if (preview) preview.resize(size.columns, size.rows);
     if (socket.readyState === WebSocket.OPEN) sendSize();
-    else if (socket.readyState === WebSocket.CONNECTING) socket.addEventListener("open", sendSize, { once: true });
+    else if (socket.readyState === WebSocket.CONNECTING && !sizeWaits) {
+      // Once, however many resizes come meanwhile: the size sent is the one at the open.
+      sizeWaits = true;
+      socket.addEventListener("open", sendSize, { once: true });
+    }
   }
   function resized() {
     if (measuring) return;

@@ -21,7 +21,12 @@ window.storefrontPreview = function (box, columns, rows, cell) {
   const plain = { fg: null, bg: null, bold: false, dim: false, italic: false, underline: false, inverse: false, hidden: false };
   const blank = () => ({ text: " ", style: plain, wide: false });
   const screen = [];
-  for (let y = 0; y < rows; y++) screen.push(Array.from({ length: columns }, blank));
+  // The screen blank at its size (at the start, and after a resize).
+  function blankScreen() {
+    screen.length = 0;
+    for (let row = 0; row < rows; row++) screen.push(Array.from({ length: columns }, blank));
+  }
+  blankScreen();
   let x = 0, y = 0, style = plain, wrapPending = false, graphicSet = false, last = " ";
   let top = 0, bottom = rows - 1, saved = null, pending = "", shown = false;
   const decoder = new TextDecoder();
@@ -32,18 +37,24 @@ window.storefrontPreview = function (box, columns, rows, cell) {
   const padding = window.getComputedStyle(box);
   Object.assign(layer.style, {
     position: "absolute", left: padding.paddingLeft, top: padding.paddingTop, zIndex: "5", overflow: "hidden",
-    width: columns * cell.width + "px", height: rows * cell.height + "px", background: background, color: foreground,
+    background: background, color: foreground,
     fontFamily: box.dataset.font, fontSize: "15px", lineHeight: cell.height + "px", whiteSpace: "pre",
   });
   layer.setAttribute("aria-hidden", "true");
   layer.className = "storefront-preview";
   const lines = [];
-  for (let row = 0; row < rows; row++) {
-    const line = document.createElement("div");
-    Object.assign(line.style, { position: "absolute", left: "0", top: row * cell.height + "px", height: cell.height + "px" });
-    layer.appendChild(line);
-    lines.push(line);
+  // The layer at the screen's size, a line element for each row (at the start, and after a resize).
+  function fitLayer() {
+    Object.assign(layer.style, { width: columns * cell.width + "px", height: rows * cell.height + "px" });
+    for (const line of lines.splice(rows)) line.remove();
+    for (let row = lines.length; row < rows; row++) {
+      const line = document.createElement("div");
+      Object.assign(line.style, { position: "absolute", left: "0", top: row * cell.height + "px", height: cell.height + "px" });
+      layer.appendChild(line);
+      lines.push(line);
+    }
   }
+  fitLayer();
   box.appendChild(layer);
 
   const clamp = (value, low, high) => Math.max(low, Math.min(high, value));
@@ -263,17 +274,9 @@ window.storefrontPreview = function (box, columns, rows, cell) {
     resize(newColumns, newRows) {
       columns = newColumns;
       rows = newRows;
-      screen.length = 0;
-      for (let row = 0; row < rows; row++) screen.push(Array.from({ length: columns }, blank));
+      blankScreen();
       x = 0; y = 0; top = 0; bottom = rows - 1; wrapPending = false; saved = null;
-      Object.assign(layer.style, { width: columns * cell.width + "px", height: rows * cell.height + "px" });
-      for (const line of lines.splice(rows)) line.remove();
-      for (let row = lines.length; row < rows; row++) {
-        const line = document.createElement("div");
-        Object.assign(line.style, { position: "absolute", left: "0", top: row * cell.height + "px", height: cell.height + "px" });
-        layer.appendChild(line);
-        lines.push(line);
-      }
+      fitLayer();
       for (let row = 0; row < rows; row++) dirty.add(row);
       draw();
     },
