@@ -32,6 +32,22 @@ struct WebFirstFrameBrowserTests {
         try server.waitForLog(Regex("web session 2 open: [^\\n]*xterm-256color \(after[0])x\(after[1]), started with its page"))
     }
 
+    /// A key pressed while the page's socket is still opening (the shop already painted) is held and sent at the open.
+    @Test func aKeyPressedBeforeTheSocketOpensIsSentAtTheOpen() throws {
+        let server = try ServeProcess(command: WebFrontBrowserTests.web)
+        let browser = try Browser(width: 1100, height: 700)
+        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.must(["op": "preview", "text": "cart: empty"])
+        // The next visit paints its shop from the page alone, while its socket is held connecting.
+        try browser.must(["op": "hold_sockets"])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.must(["op": "preview", "text": "cart: empty", "any": ["\u{203A}"]])
+        try browser.must(["op": "page_keys", "keys": ["a"]])
+        try browser.must(["op": "open_sockets"])
+        try browser.must(["op": "preview", "text": "cart: 1 item"])
+    }
+
     @Test func theShopShowsAndTakesKeysBeforeXtermJSIsThereAndXtermJSDrawsTheSameScreen() throws {
         let server = try ServeProcess(command: WebFrontBrowserTests.web)
         let browser = try Browser(width: 1100, height: 700)

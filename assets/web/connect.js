@@ -104,10 +104,16 @@
     // A link or button of the page's own (the account bar's) keeps its keys.
     if (event.target && event.target.closest && event.target.closest("a, button, input, textarea, select")) return;
     const bytes = keyBytes(event);
-    if (bytes === null || socket.readyState !== WebSocket.OPEN) return;
+    if (bytes === null || socket.readyState > WebSocket.OPEN) return;
     event.preventDefault();
-    socket.send(encoder.encode(bytes));
+    // Pressed before the socket is open (the page painted the shop first): held, and sent in order at the open.
+    if (socket.readyState === WebSocket.CONNECTING) typedAhead.push(bytes);
+    else socket.send(encoder.encode(bytes));
   }
+  const typedAhead = [];
+  socket.addEventListener("open", function () {
+    for (const bytes of typedAhead.splice(0)) socket.send(encoder.encode(bytes));
+  }, { once: true });
   window.addEventListener("keydown", pressed);
 
   const early = {

@@ -176,7 +176,19 @@ def main():
                 elif op == "no_socket":
                     # This tab's pages get a WebSocket that never connects (CDP's blocking does not reach sockets).
                     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
-                        "window.WebSocket = class { constructor(url) { this.url = url; this.readyState = 3; } send() {} close() {} };")})
+                        "window.WebSocket = class extends EventTarget { constructor(url) { super(); this.url = url; this.readyState = 3; } send() {} close() {} };")})
+                elif op == "hold_sockets":
+                    # This tab's pages' WebSockets seem to connect until window.__openSockets() (their state and open
+                    # event held back; what is sent before would be refused by a real connecting socket).
+                    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
+                        "const Real = window.WebSocket; const held = []; let opened = false; "
+                        "window.__openSockets = () => { opened = true; for (const s of held.splice(0)) s.dispatchEvent(new Event('open')); }; "
+                        "window.WebSocket = class extends Real { constructor(url, protocols) { super(url, protocols); "
+                        "super.addEventListener('open', (e) => { if (!opened) { e.stopImmediatePropagation(); held.push(this); } }); } "
+                        "get readyState() { const s = super.readyState; return s === 1 && !opened ? 0 : s; } "
+                        "send(data) { if (!opened) throw new Error('sent before the open'); super.send(data); } };")})
+                elif op == "open_sockets":
+                    driver.execute_script("window.__openSockets();")
                 elif op == "record_sockets":
                     # This tab's pages keep the address of every WebSocket they open (the sockets themselves work).
                     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
