@@ -12,6 +12,17 @@
   if (!box) return;
   let loading = false;
 
+  // The shop's socket's address, for this script and storefront.js's reconnect alike: the terminal's size, the session
+  // started with the page where there is one, and the sign-in the page was drawn for (its public id), so a sign-in
+  // that ended before the socket came is told, not handed a guest's shop, or another's, under "Signed in as".
+  window.storefrontSocketURL = function (columns, rows, session) {
+    const url = new URL("session", window.location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    url.search = "?columns=" + columns + "&rows=" + rows + (session ? "&session=" + session : "") +
+      (box.dataset.signedIn ? "&signed-in=" + encodeURIComponent(box.dataset.signedIn) : "");
+    return url.href;
+  };
+
   // The terminal's files, named with their versions on the box: the style sheet first, then the scripts in order.
   function loadTerminal() {
     if (loading) return;
@@ -71,13 +82,7 @@
   window.storefrontRemember(columns, rows);
   // The session the server started with this page, and its first frame, where it had the size from the cookie.
   const started = document.getElementById("first-frame");
-  const url = new URL("session", window.location.href);
-  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  // A page drawn for a sign-in names it (its public id): if that sign-in ends before the socket comes, the tab is told,
-  // not handed a guest's shop, or another sign-in's, under the page's "Signed in as".
-  url.search = "?columns=" + columns + "&rows=" + rows + (started ? "&session=" + started.dataset.session : "") +
-    (box.dataset.signedIn ? "&signed-in=" + encodeURIComponent(box.dataset.signedIn) : "");
-  const socket = new WebSocket(url.href);
+  const socket = new WebSocket(window.storefrontSocketURL(columns, rows, started && started.dataset.session));
   socket.binaryType = "arraybuffer";
   // Made at the first frame: until then the page has other work (the rest of the page, the socket's open).
   let preview = null;

@@ -104,10 +104,7 @@
     status.hidden = true;
     endedText = null;
     terminal.reset();
-    const url = new URL("session", window.location.href);
-    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-    url.search = "?columns=" + terminal.cols + "&rows=" + terminal.rows + (box.dataset.signedIn ? "&signed-in=" + encodeURIComponent(box.dataset.signedIn) : "");
-    const opening = new WebSocket(url.href);
+    const opening = new WebSocket(window.storefrontSocketURL(terminal.cols, terminal.rows, null));
     opening.binaryType = "arraybuffer";
     wire(opening, { columns: terminal.cols, rows: terminal.rows });
   }
