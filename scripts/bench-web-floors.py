@@ -8,7 +8,8 @@ loaded from about:blank and from another site.
 - live page: `storefront web`'s `GET /` with the tab's size cookie (the session started with the page, its frames in
   it), to its list painted (web_bench.SHOP_SHOWN).
 - page copy: those bytes fetched once and served again by a static server with the shop's own headers: the page
-  without the server's wait for the session's frames.
+  without the server's wait for the session's frames. "drawn by its scripts": the same without its first screen's
+  HTML, so connect.js and preview.js draw it from the page's bytes.
 - plain file, shop's headers / no headers: a 1.3 KB text file's first animation frame, the floor under any page.
 - "from another site": navigated from a page on http://localhost:PORT (another site than 127.0.0.1), as a shopper
   coming from elsewhere does; "from about:blank" is how scripts/bench-web loads.
@@ -17,6 +18,7 @@ Needs Debian's chromium, chromium-driver and python3-selenium. Listens on 127.0.
 import functools
 import http.server
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -32,10 +34,20 @@ BINARY, LOADS = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 12
 server, port = start_web(BINARY)
 files = tempfile.mkdtemp()
 live = f"http://127.0.0.1:{port}/"
-answer = urllib.request.urlopen(urllib.request.Request(live, headers={"Cookie": "storefront-terminal=109x27"}))
+# A page whose first screen came whole, as HTML (a new worker's first page may go before its picture is drawn).
+for _ in range(10):
+    answer = urllib.request.urlopen(urllib.request.Request(live, headers={"Cookie": "storefront-terminal=109x27"}))
+    page = answer.read()
+    if b'id="first-screen"' in page:
+        break
 shop_headers = [(name, value) for name, value in answer.getheaders()
                 if name.lower() not in ("content-length", "transfer-encoding", "date", "vary", "content-type")]
-open(f"{files}/page.html", "wb").write(answer.read())
+open(f"{files}/page.html", "wb").write(page)
+# The same page without its first screen's HTML: its scripts draw the screen from its bytes.
+scripted = re.sub(rb'<div id="first-screen".*?</div></div>\n', b"", re.sub(rb"\n<style>#first-screen.*?</style>", b"", page, flags=re.S), flags=re.S)
+open(f"{files}/scripted.html", "wb").write(scripted)
+has_screen = b'id="first-screen"' in page
+print(f"page copy: {len(page)} bytes, its first screen as HTML: {has_screen}; without it: {len(scripted)} bytes")
 open(f"{files}/plain.txt", "w").write("Storefront\n" + "A plain file: Chromium's floor under any page.\n" * 28)
 open(f"{files}/elsewhere.html", "w").write("<!doctype html><title>elsewhere</title><p>another site</p>")
 
@@ -58,6 +70,7 @@ static = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Fil
 threading.Thread(target=static.serve_forever, daemon=True).start()
 other = static.server_address[1]
 cases = [("live page", live, "__listShownAt"), ("page copy", f"http://127.0.0.1:{other}/page.html", "__listShownAt"),
+         ("page copy, drawn by its scripts", f"http://127.0.0.1:{other}/scripted.html", "__listShownAt"),
          ("plain file, shop's headers", f"http://127.0.0.1:{other}/plain.txt", "__firstFrameAt"),
          ("plain file, no headers", f"http://127.0.0.1:{other}/bare/plain.txt", "__firstFrameAt")]
 starts = [("from about:blank", "about:blank"), ("from another site", f"http://localhost:{other}/elsewhere.html")]

@@ -50,6 +50,7 @@ extension ServiceConfiguration {
         settings.limits.connectionIdleTimeout = duration("web.request-timeout")
         settings.limits.drainTimeout = duration("web.drain-timeout")
         settings.limits.firstFrameWait = .milliseconds(count("web.first-frame-ms"))
+        settings.limits.firstScreenWait = .milliseconds(count("web.first-screen-ms"))
         return settings
     }
 

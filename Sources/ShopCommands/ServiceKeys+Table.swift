@@ -121,6 +121,9 @@ extension ServiceKey {
                 "web", "first-frame-ms", .count(0...10_000), "150", flag: "first-frame-ms",
                 help: "How long a returning tab's page waits for the first frame of the session started with it, in ms; 0 starts none with the page."),
             ServiceKey(
+                "web", "first-screen-ms", .count(0...10_000), "30", flag: "first-screen-ms",
+                help: "After that first frame, how long the page waits for the rest of its first screen (its pictures), in ms."),
+            ServiceKey(
                 "web", "request-timeout", .duration, "30s", flag: "request-timeout",
                 help: "Close a connection that has not sent a whole request after this long, however slowly it sends, or sits idle between requests."),
 

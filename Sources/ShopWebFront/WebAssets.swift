@@ -42,8 +42,15 @@ struct WebAsset: Sendable {
 
     /// The policy's sources that allow `names` written into a page: each one's SHA-256, `'sha256-BASE64'`.
     static func inlineSources(_ names: [String]) -> String {
-        names.map { "'sha256-" + Data(SHA256.hash(data: all[$0]?.bytes ?? [])).base64EncodedString() + "'" }.joined(separator: " ")
+        names.map { inlineSource(all[$0]?.bytes ?? []) }.joined(separator: " ")
     }
+
+    /// The policy's source that allows an inline script or style of exactly `text`.
+    static func inlineSource(_ text: some Sequence<UInt8>) -> String {
+        "'sha256-" + Data(SHA256.hash(data: Array(text))).base64EncodedString() + "'"
+    }
+
+    static func inlineSource(_ text: String) -> String { inlineSource(text.utf8) }
 
     /// The address a page names `name` by (relative, so a proxy may mount the shop under a path).
     static func address(_ name: String) -> String { "assets/" + (all[name]?.versionedName ?? name) }

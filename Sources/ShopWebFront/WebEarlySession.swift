@@ -10,16 +10,11 @@ import Synchronization
 /// for that page's socket by a one-time token.
 ///
 /// Order of calls: `GET /` makes an `EarlySession` and `add`s it → the session starts and collects its shop's output →
-/// the page's body takes `firstFrame(within:)` → the page's socket, with the token, `take`s it and `attach`es → the
+/// the page's body takes `firstFrame(within:afterFirst:)` → the page's socket, with the token, `take`s it and `attach`es → the
 /// session relays. A session no socket takes within `adoptionDeadline` ends.
 final class EarlySessions: Sendable {
     /// How long a session started with a page waits for that page's socket.
     static let adoptionDeadline: Duration = .seconds(10)
-    /// After the first frame, how long the page's body waits for another before it goes.
-    static let quietAfterFrame: Duration = .milliseconds(12)
-    /// How long after the first frame the page's body waits for more at most.
-    static let framesAfterFirst: Duration = .milliseconds(30)
-
     private let waiting = Mutex<[String: EarlySession]>([:])
 
     func add(_ session: EarlySession) {
@@ -76,14 +71,16 @@ final class EarlySession: Sendable {
 
     private struct Output {
         var bytes: [UInt8] = []
-        /// Where the last whole frame's closing mark ends, once one is written, and when it was.
+        /// Where the last whole frame's closing mark ends, once one is written, and when the first was.
         var frameEnd: Int?
         var firstFrame: ContinuousClock.Instant?
-        var lastFrame: ContinuousClock.Instant?
         /// How many bytes the page itself holds: the first frame, or none once its body went without one.
         var claimed: Int?
         /// The shop said its first screen is whole (`FrameMarks.firstScreen`, taken out of the bytes).
         var firstScreenWhole = false
+        /// The cells of that screen, as the shop wrote them just before its mark (taken out of the bytes too), and how
+        /// many bytes came before them: the bytes that draw what the cells show.
+        var firstScreenCells: (cells: [UInt8], after: Int)?
         /// The shop's output ended: nothing more will come.
         var ended = false
     }
@@ -127,17 +124,21 @@ final class EarlySession: Sendable {
             var whole = false
             let markFrom = start - FrameMarks.firstScreen.count + 1
             if !output.firstScreenWhole, let mark = FrameMarks.range(of: FrameMarks.firstScreen, in: output.bytes, from: markFrom) {
-                output.bytes.removeSubrange(mark)
+                var taken = mark
+                if let cells = FrameMarks.cellsEnding(at: mark.lowerBound, in: output.bytes) {
+                    output.firstScreenCells = (Array(output.bytes[cells.payload]), cells.whole.lowerBound)
+                    taken = cells.whole.lowerBound..<mark.upperBound
+                }
+                output.bytes.removeSubrange(taken)
                 output.firstScreenWhole = true
                 whole = true
-                start = min(start, mark.lowerBound)
+                start = min(start, taken.lowerBound)
             }
             var from = max(0, start - FrameMarks.end.count + 1)
             let first = output.frameEnd == nil
             while let end = FrameMarks.firstEnd(in: output.bytes, from: from) {
                 output.frameEnd = end
-                output.lastFrame = .now
-                output.firstFrame = output.firstFrame ?? output.lastFrame
+                output.firstFrame = output.firstFrame ?? .now
                 from = end
             }
             return (output.bytes.count <= Self.heldLimit, first && output.frameEnd != nil, whole)
@@ -194,30 +195,22 @@ final class EarlySession: Sendable {
 
     // MARK: The page's side
 
+    /// What the page's body carries of its session: the shop's bytes, and the cells of its first screen where the
+    /// shop wrote them with its word that the screen is whole (they show what the bytes draw).
+    struct PageFrames: Equatable {
+        var bytes: [UInt8]
+        var cells: [UInt8]?
+    }
+
     /// The session's frames for the page's body: every whole frame written until the shop says its first screen is
-    /// whole, or, where it has not said so, until none has come for `quiet` after the first (the catalog's list follows
-    /// its loading line, and the list's picture the list, within a few ms); at most `afterFirst` after the first frame
-    /// and `deadline` after the call; empty when none is written by then. What the page holds, the socket does not send.
-    func firstFrame(
-        within deadline: Duration, quiet: Duration = EarlySessions.quietAfterFrame, afterFirst: Duration = EarlySessions.framesAfterFirst
-    ) async -> [UInt8] {
+    /// whole, at most `afterFirst` after the first frame and `deadline` after the call; empty when none is written by
+    /// then. What the page holds, the socket does not send.
+    func firstFrame(within deadline: Duration, afterFirst: Duration) async -> PageFrames {
         let asked = ContinuousClock.now
-        if output.withLock({ $0.frameEnd == nil }) {
-            await withTaskGroup(of: Void.self) { race in
-                race.addTask { [frameWritten] in for await _ in frameWritten { return } }
-                race.addTask { try? await Task.sleep(for: deadline) }
-                await race.next()
-                race.cancelAll()
-            }
-        }
-        // Then until no frame has come for `quiet`, `afterFirst` at most: the shop's next few frames follow its first
-        // within milliseconds, and the browser is seldom ready for the body sooner.
-        while let (first, last) = output.withLock({ output in
-            output.firstScreenWhole || output.ended ? nil : output.firstFrame.flatMap { first in output.lastFrame.map { (first, $0) } }
-        }) {
-            let wake = min(last + quiet, first + afterFirst, asked + deadline)
+        // Woken by each frame written and by the shop's word that its first screen is whole.
+        while let first = output.withLock({ output in output.firstScreenWhole || output.ended ? nil : output.firstFrame ?? asked + deadline }) {
+            let wake = min(first + afterFirst, asked + deadline)
             guard wake > .now else { break }
-            // Woken by the quiet's end, or sooner by the shop's word that its first screen is whole.
             await withTaskGroup(of: Void.self) { race in
                 race.addTask { [frameWritten] in for await _ in frameWritten { return } }
                 race.addTask { try? await Task.sleep(until: wake) }
@@ -228,7 +221,9 @@ final class EarlySession: Sendable {
         return output.withLock { output in
             let claimed = output.claimed ?? output.frameEnd ?? 0
             output.claimed = claimed
-            return Array(output.bytes[..<claimed])
+            // The cells show the screen only where the page holds exactly the bytes written before them.
+            let cells = output.firstScreenCells.flatMap { $0.after == claimed ? $0.cells : nil }
+            return PageFrames(bytes: Array(output.bytes[..<claimed]), cells: cells)
         }
     }
 
@@ -256,29 +251,6 @@ final class EarlySession: Sendable {
     func abandon() {
         socket.withLock { state in if case .waiting = state { state = .abandoned } }
         arrive.finish()
-    }
-}
-
-/// Synchronized output's closing mark, which ends each of a web session's frames (`STOREFRONT_SYNCHRONIZED_OUTPUT`).
-enum FrameMarks {
-    static let end = Array("\u{1B}[?2026l".utf8)
-    /// What a session started with its page writes once its first screen is whole (`STOREFRONT_FIRST_SCREEN_MARKER`).
-    static let firstScreen = Array("\u{1B}]7766;storefront-first-screen\u{07}".utf8)
-
-    /// Where `mark` is first found in `bytes` at or after `start`; nil when it is not.
-    static func range(of mark: [UInt8], in bytes: [UInt8], from start: Int) -> Range<Int>? {
-        guard let first = mark.first else { return nil }
-        var index = max(0, start)
-        while index + mark.count <= bytes.count {
-            if bytes[index] == first, bytes[index..<(index + mark.count)].elementsEqual(mark) { return index..<(index + mark.count) }
-            index += 1
-        }
-        return nil
-    }
-
-    /// The index just past the first closing mark at or after `start`; nil when there is none.
-    static func firstEnd(in bytes: [UInt8], from start: Int) -> Int? {
-        range(of: end, in: bytes, from: start)?.upperBound
     }
 }
 

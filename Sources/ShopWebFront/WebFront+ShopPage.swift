@@ -40,10 +40,14 @@ extension WebFront {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                let frame = await early.firstFrame(within: front.limits.firstFrameWait)
+                let frames = await early.firstFrame(within: front.limits.firstFrameWait, afterFirst: front.limits.firstScreenWait)
                 // A session refused, or ended, before the page went has nothing for its socket to take: the page offers
                 // no token, and its socket starts a session of its own.
-                let first = early.isWaitingForSocket ? WebPage.FirstFrame(token: early.token, size: size, bytes: frame) : nil
+                let first =
+                    early.isWaitingForSocket
+                    ? WebPage.FirstFrame(
+                        token: early.token, size: size, bytes: frames.bytes,
+                        screen: frames.cells.flatMap { WebFirstScreen.html($0, size: (size.columns, size.rows)) }) : nil
                 let html = Array(page(words, first).utf8)
                 // Compressed per request (0.8 ms for its 30 KB); zlib fails only without memory, which ends the answer.
                 guard let body = gzip ? WebAsset.gzip(html, onlySmaller: false) : html else { throw HTTPError(.internalServerError) }

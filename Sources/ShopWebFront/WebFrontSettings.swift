@@ -66,6 +66,9 @@ public struct WebFrontLimits: Sendable, Equatable {
     public var drainTimeout = Duration.seconds(10)
     /// How long a returning tab's page waits for the first frame of the session started with it; zero starts none.
     public var firstFrameWait = Duration.milliseconds(150)
+    /// After that frame, how long the page waits for the rest of its first screen (the shop's word that it is whole,
+    /// its pictures in), within `firstFrameWait`.
+    public var firstScreenWait = Duration.milliseconds(30)
 
     public init() {}
 }

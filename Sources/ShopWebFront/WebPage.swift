@@ -10,7 +10,8 @@ enum WebPage {
     /// only inline script and style are the page's own first files, allowed by their hashes.
     static let contentSecurityPolicy = [
         "default-src 'none'", "script-src 'self' " + WebAsset.inlineSources(inlineScripts),
-        "style-src 'self' " + WebAsset.inlineSources([inlineStyle]), "connect-src 'self'", "img-src 'self' data:",
+        "style-src 'self' " + WebAsset.inlineSources([inlineStyle]) + " " + WebAsset.inlineSource(WebFirstScreen.style), "connect-src 'self'",
+        "img-src 'self' data:",
         "font-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
@@ -59,13 +60,14 @@ enum WebPage {
             } else {
                 ""
             }
+        let screen = first?.screen.map { (style: "\n<style>" + WebFirstScreen.style + "</style>", rows: $0) }
         return head(title: title, words: words) + """
-            \(inlineStyleHTML)
+            \(inlineStyleHTML)\(screen?.style ?? "")
             </head>
             <body\(bar.isEmpty ? "" : " class=\"with-account\"")>
             \(bar)
             <main id="terminal" aria-label="\(escaped(title))" data-font="\(terminalFont)" \
-            data-terminal="\(terminalAddresses)"\(account.map { " data-signed-in=\"\(escaped($0.session))\"" } ?? "")></main>
+            data-terminal="\(terminalAddresses)"\(account.map { " data-signed-in=\"\(escaped($0.session))\"" } ?? "")>\(screen?.rows ?? "")</main>
             \(first?.html ?? "")\(inlineScriptsHTML)
             <div id="status" role="alert" hidden data-lost="\(words.tr("The connection to the shop was lost."))" \
             data-kept="\(words.tr("Your cart is kept while the shop is open."))" \
@@ -80,12 +82,14 @@ enum WebPage {
             """
     }
 
-    /// A session started with the page: the token its socket adopts it by, the size it was started at, and its first
-    /// frame's bytes (none where it was not written in time).
+    /// A session started with the page: the token its socket adopts it by, the size it was started at, its first
+    /// frame's bytes (none where it was not written in time), and that frame as HTML where the shop gave its cells
+    /// (`WebFirstScreen`), painted before any script runs.
     struct FirstFrame: Sendable {
         let token: String
         let size: TerminalSize
         let bytes: [UInt8]
+        var screen: String? = nil
 
         /// A script the page does not run (its type is data): its text is the bytes in base64; connect.js reads it.
         var html: String {
@@ -94,8 +98,10 @@ enum WebPage {
         }
     }
 
-    /// The terminal's fonts, named once for the two scripts that measure and draw with them.
-    static let terminalFont = "&#39;DejaVu Sans Mono&#39;, &#39;Noto Sans Mono&#39;, Menlo, Consolas, &#39;Liberation Mono&#39;, monospace"
+    /// The terminal's fonts, named once for the two scripts that measure and draw with them and the first screen's style.
+    static let terminalFontFamily = "'DejaVu Sans Mono', 'Noto Sans Mono', Menlo, Consolas, 'Liberation Mono', monospace"
+    /// The same, for the terminal box's attribute.
+    static let terminalFont = escaped(terminalFontFamily)
 
     /// Every page's start, up to its title: the shop's page and the sign-in pages.
     static func head(title: String, words: PageWords) -> String {

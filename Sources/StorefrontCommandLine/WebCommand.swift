@@ -35,6 +35,7 @@ struct WebCommand: AsyncParsableCommand {
     @Option(setting: "web.max-session-length", as: SettingValue.text) var maxSessionLength: String?
     @Option(setting: "web.request-timeout", as: SettingValue.text) var requestTimeout: String?
     @Option(setting: "web.first-frame-ms", as: SettingValue.text) var firstFrameWait: String?
+    @Option(setting: "web.first-screen-ms", as: SettingValue.text) var firstScreenWait: String?
     @Option(setting: "ssh.openid-providers", as: SettingValue.text) var openIDProviders: String?
     @Option(setting: "web.idle-timeout", as: SettingValue.text) var idleTimeout: String?
     @Option(setting: "web.drain-timeout", as: SettingValue.text) var drainTimeout: String?
@@ -61,6 +62,7 @@ struct WebCommand: AsyncParsableCommand {
             ("web.trust-forwarded-for", trustForwardedFor ? "on" : nil), ("web.max-sessions", maxSessions),
             ("web.sessions-per-address", sessionsPerAddress), ("web.connections-per-address", connectionsPerAddress),
             ("web.max-session-length", maxSessionLength), ("web.request-timeout", requestTimeout), ("web.first-frame-ms", firstFrameWait),
+            ("web.first-screen-ms", firstScreenWait),
             ("ssh.openid-providers", openIDProviders),
             ("web.idle-timeout", idleTimeout), ("web.drain-timeout", drainTimeout), ("web.connections-per-minute", connectionsPerMinute),
         ] + sessionStart.given

@@ -89,4 +89,5 @@ protocol SessionScreen: AnyObject {
     func restore()
     /// Writes `text` as is, in order with the frames.
     func write(_ text: String)
+    var colorMode: ColorMode { get }
 }

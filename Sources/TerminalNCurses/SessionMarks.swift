@@ -19,14 +19,17 @@ struct SessionMarks {
 
     /// Writes `marker` once what was just handled has settled: its effects answered and drawn, then its pictures (every
     /// one asked for, so a recording is the same every time; or only those the screen shows, not those asked for
-    /// ahead) drawn too.
-    @MainActor func write(_ marker: String, whenSettled program: Program, on screen: any SessionScreen, allPictures: Bool) {
+    /// ahead) drawn too. `before`, given the frame then on the screen, writes what goes just ahead of the marker.
+    @MainActor func write(
+        _ marker: String, whenSettled program: Program, on screen: any SessionScreen, allPictures: Bool,
+        before: @escaping @MainActor (Frame) -> String? = { _ in nil }
+    ) {
         Task { @MainActor in
             await program.viewModel.settled()
             program.drawIfNeeded()
             if allPictures { await program.picturesSettled() } else { await program.shownPicturesSettled() }
             program.drawIfNeeded()
-            screen.write(marker)
+            screen.write((program.frameOnScreen.flatMap(before) ?? "") + marker)
         }
     }
 }

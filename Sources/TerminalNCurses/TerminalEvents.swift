@@ -77,7 +77,11 @@ final class TerminalEvents {
     }
 
     private func markFirstScreen() {
-        if marks.firstScreen { marks.write(TerminalSession.firstScreenMarker, whenSettled: program, on: screen, allPictures: false) }
+        guard marks.firstScreen else { return }
+        // Its cells too, for the page that waits for this mark to draw them as HTML.
+        marks.write(TerminalSession.firstScreenMarker, whenSettled: program, on: screen, allPictures: false) { [screen] frame in
+            FirstScreenCells.sequence(of: frame, colorMode: screen.colorMode)
+        }
     }
 
     /// After the screen is given back: the cart's last write is waited for, so no change is lost.

@@ -4,6 +4,8 @@ import StorefrontTesting
 import StorefrontUI
 import Testing
 
+@testable import ShopWebFront
+
 /// A returning tab's session, started with its page by `storefront web`: the page carries the session's first frames
 /// and a token, the page's socket adopts that session and sends only what follows, and a token serves once and only
 /// the visitor it was made for.
@@ -181,7 +183,14 @@ struct WebEarlySessionJourneyTests {
         #expect(
             screen.contains("\u{1B}[38;5;") && (screen.contains("\u{2580}") || screen.contains("\u{2584}")),
             "the picture is drawn before the mark: \(screen.suffix(600).debugDescription)")
-        #expect(screen.hasSuffix("\u{1B}[?2026l"), "the mark follows a whole frame")
+        // Just before the mark, the screen's cells, which the web front writes into the page as HTML.
+        let cellsBegin = "\u{1B}]7766;storefront-first-screen-cells;"
+        let cells = try #require(screen.range(of: cellsBegin, options: .backwards), "the cells come with the mark")
+        #expect(screen[..<cells.lowerBound].hasSuffix("\u{1B}[?2026l"), "they follow a whole frame")
+        let payload = Array(screen[cells.upperBound...].dropLast().utf8)
+        #expect(screen.hasSuffix("\u{07}"))
+        let html = try #require(WebFirstScreen.html(payload, size: (120, 34)), "the web front reads what the shop wrote")
+        #expect(html.contains("1 of 24") && html.contains("\u{203A}") && html.contains("\u{2580}"), "the list and its picture")
 
         // A key's frame, then the shop quits: all it wrote is read, and the mark is in it once.
         let frameEnds = first.ranges(of: "\u{1B}[?2026l").count

@@ -99,7 +99,7 @@ struct WebFirstFrameBrowserTests {
         try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
         try browser.must(["op": "no_socket"])
         try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
-        // The page holds the session's first frame, and the list and its picture where they came within 12 ms of it.
+        // The page holds the session's first frame, and the list and its picture where they came within 30 ms of it.
         let shown = try rows(browser.must(["op": "preview", "text": "Products"]))
         #expect(shown.first?.contains("guest · cart: empty") == true, "\(shown)")
         let early = try browser.must(["op": "early"])
@@ -107,6 +107,70 @@ struct WebFirstFrameBrowserTests {
         #expect(early["messages"] as? Int == 1 && early["pageFrames"] as? Bool == true, "drawn from the page's own frames: \(early)")
         try server.waitForLog(Regex("web session 2 open: [^\\n]*xterm-256color \(size.output.1)x\(size.output.2), started with its page"))
         try browser.must(["op": "screenshot", "path": WebFrontBrowserTests.artifacts.appendingPathComponent("web-page-frames.png").path])
+    }
+
+    /// A returning tab's first screen is in its page as HTML: with scripts off it shows the list and its picture. With
+    /// them on, the preview draws over it at the first change, each row and column where the HTML had it.
+    @Test func aReturningTabsFirstScreenIsHTMLThatThePreviewTakesOverInPlace() throws {
+        let server = try ServeProcess(
+            command: WebFrontBrowserTests.web + ["--first-frame-ms", "10000", "--first-screen-ms", "10000", "--sessions-per-address", "8"])
+        let browser = try Browser(width: 1100, height: 700)
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.waitFor("│")
+
+        // No script runs in this tab: what shows is the server's HTML alone. (Its session waits for a socket that never
+        // comes: the server takes more than two sessions from this address.)
+        try browser.must(["op": "new_tab"])
+        try browser.must(["op": "scripts", "on": false])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        let html = try #require(browser.must(["op": "html", "selector": "#first-screen"])["html"] as? String)
+        let text = html.replacing(#/<[^>]*>/#, with: "")
+        #expect(text.contains("Products") && text.contains("\u{203A}") && text.contains("1 of 24"), "\(text.prefix(400))")
+        #expect(html.contains("\u{2580}") || html.contains("\u{2584}"), "the list's picture, in half blocks")
+        #expect(html.contains(#"<span class="f231 b25 B">"#), "the selection's colours, as classes the page's policy allows")
+        try browser.must(["op": "screenshot", "path": WebFrontBrowserTests.artifacts.appendingPathComponent("web-first-screen-html.png").path])
+
+        // Scripts on, xterm.js and the socket held back: the HTML stays until the shop changes the screen.
+        try browser.must(["op": "new_tab"])
+        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
+        try browser.must(["op": "hold_sockets"])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        let shown = try rows(browser.must(["op": "preview", "text": "1 of 24", "any": ["\u{203A}"]]))
+        let rowTops = try boxes(browser, "#first-screen > div").map(\.top)
+        let spans = try boxes(browser, "#first-screen span")
+        let marker = try #require(spans.first { $0.text.contains("\u{203A}") }, "\(spans)")
+        // A price on the list's fourth row, which stays where it is when the selection moves from the third.
+        let price = try #require(spans.first { $0.top == rowTops[3] && $0.text.contains("$") }, "\(spans)")
+        let previews = try browser.must(["op": "count", "selector": ".storefront-preview"])["count"] as? Int
+        #expect(rowTops.count == shown.count && previews == 0, "the HTML's rows, and no preview yet")
+        try browser.must(["op": "open_sockets"])
+        try browser.must(["op": "page_keys", "keys": ["DOWN"]])
+        try browser.must(["op": "preview", "text": "2 of 24"])
+        #expect(try browser.must(["op": "count", "selector": "#first-screen", "equals": 0])["count"] as? Int == 0, "the preview took over")
+        #expect(try boxes(browser, ".storefront-preview > div").map(\.top) == rowTops, "every row where the HTML had it")
+        let drawn = try boxes(browser, ".storefront-preview span")
+        let moved = try #require(drawn.first { $0.text.contains("\u{203A}") }, "\(drawn)")
+        #expect(moved.top == rowTops[3] && marker.top == rowTops[2], "the selection one row down: \(marker), \(moved)")
+        // (The preview's run keeps the blanks after it that the HTML leaves out.)
+        let samePrice = try #require(drawn.first { $0.top == price.top && $0.text.hasPrefix(price.text) }, "\(price), \(drawn)")
+        #expect(abs(samePrice.left - price.left) < 0.5, "a price in the column the HTML had it: \(price), \(samePrice)")
+
+        // A window made smaller since the last visit: the page paints the screen it was made at, then measures, and
+        // the session redraws at the window's size.
+        try browser.must(["op": "new_tab"])
+        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
+        try browser.must(["op": "window_size", "width": 800, "height": 500])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        let narrow = try browser.must(["op": "preview", "text": "cart: empty", "narrower_than": shown.first?.count ?? 0])
+        let size = try #require(narrow["size"] as? [Int], "\(narrow)")
+        #expect(rows(narrow).count == size[1] && size[1] < shown.count, "\(size): \(rows(narrow))")
+        #expect(try browser.must(["op": "count", "selector": "#first-screen", "equals": 0])["count"] as? Int == 0)
+    }
+
+    private func boxes(_ browser: Browser, _ selector: String) throws -> [(text: String, left: Double, top: Double)] {
+        (try browser.must(["op": "boxes", "selector": selector])["boxes"] as? [[String: Any]] ?? []).map {
+            ($0["text"] as? String ?? "", ($0["left"] as? NSNumber)?.doubleValue ?? -1, ($0["top"] as? NSNumber)?.doubleValue ?? -1)
+        }
     }
 
     private func rows(_ answer: [String: Any]) -> [String] { answer["rows"] as? [String] ?? [] }

@@ -27,13 +27,14 @@ struct WebEarlySessionTests {
         let split = Self.preamble.utf8.count + loading.utf8.count - 3
         #expect(session.collect(Array(written[..<split])))
         #expect(session.collect(Array(written[split...])))
-        let page = await session.firstFrame(within: .zero, quiet: .zero, afterFirst: .zero)
-        #expect(String(decoding: page, as: UTF8.self) == Self.preamble + loading + list, "every whole frame, and no part of the next")
+        let page = await session.firstFrame(within: .zero, afterFirst: .zero)
+        #expect(String(decoding: page.bytes, as: UTF8.self) == Self.preamble + loading + list, "every whole frame, and no part of the next")
+        #expect(page.cells == nil, "the shop gave no cells")
         #expect(String(decoding: session.heldForSocket(), as: UTF8.self) == Self.begins + "half a frame")
         #expect(session.heldForSocket() == Array((Self.begins + "half a frame").utf8), "asked again, the same")
     }
 
-    /// The shop's word that its first screen is whole sends the page at once, without waiting for a quiet spell, and
+    /// The shop's word that its first screen is whole sends the page at once, without waiting for the deadlines, and
     /// its mark is taken out: neither the page nor the socket carries it, wherever the chunks split it.
     @Test(.timeLimit(.minutes(1))) func theShopsWordThatItsFirstScreenIsWholeSendsThePageAtOnceAndIsTakenOut() async {
         let session = Self.session()
@@ -43,20 +44,52 @@ struct WebEarlySessionTests {
         let written = Array((Self.preamble + list + picture + mark + Self.begins + "a key's frame" + Self.ends).utf8)
         let inMark = Self.preamble.utf8.count + list.utf8.count + picture.utf8.count + 5
         #expect(session.collect(Array(written[..<inMark])))
-        // Were the page to wait for a quiet spell, or the deadline, this test would take an hour.
-        async let page = session.firstFrame(within: .seconds(3_600), quiet: .seconds(3_600), afterFirst: .seconds(3_600))
+        // Were the page to wait for either deadline, this test would take an hour.
+        async let page = session.firstFrame(within: .seconds(3_600), afterFirst: .seconds(3_600))
         #expect(session.collect(Array(written[inMark...])))
-        #expect(String(decoding: await page, as: UTF8.self) == Self.preamble + list + picture + Self.begins + "a key's frame" + Self.ends)
+        #expect(String(decoding: await page.bytes, as: UTF8.self) == Self.preamble + list + picture + Self.begins + "a key's frame" + Self.ends)
         #expect(session.heldForSocket().isEmpty, "the page holds all, and no mark is left for the socket")
         // The two modules that may not import each other name the mark and its variable alike.
         #expect(FrameMarks.firstScreen == Array(TerminalSession.firstScreenMarker.utf8) && TerminalSession.firstScreenMarker == mark)
         #expect(SessionCommand.firstScreenMarkerVariable == TerminalSession.firstScreenMarkerVariable)
     }
 
+    /// The first screen's cells, written just before the mark, go to the page with the bytes they show and are taken
+    /// out with the mark, wherever the chunks split them; cells the page's bytes do not end at are not used.
+    @Test(.timeLimit(.minutes(1))) func theFirstScreensCellsGoToThePageWithTheBytesTheyShow() async {
+        let mark = "\u{1B}]7766;storefront-first-screen\u{07}"
+        let payload = "12x2\u{1E}-1,-1,0\u{1E}0,0,8,Products\u{1E}"
+        let cells = "\u{1B}]7766;storefront-first-screen-cells;" + payload + "\u{07}"
+        let list = Self.begins + "Products" + Self.ends
+        for split in [3, 40, Self.preamble.utf8.count + list.utf8.count + cells.utf8.count + 2] {
+            let session = Self.session()
+            let written = Array((Self.preamble + list + cells + mark).utf8)
+            #expect(session.collect(Array(written[..<split])))
+            #expect(session.collect(Array(written[split...])))
+            let page = await session.firstFrame(within: .seconds(3_600), afterFirst: .seconds(3_600))
+            #expect(String(decoding: page.bytes, as: UTF8.self) == Self.preamble + list, "split at \(split)")
+            #expect(page.cells == Array(payload.utf8), "split at \(split)")
+            #expect(session.heldForSocket().isEmpty)
+        }
+        // A frame after the mark, in the same chunk: the page carries it, so the cells (the screen before it) are not used.
+        let later = Self.session()
+        #expect(later.collect(Array((Self.preamble + list + cells + mark + Self.begins + "Cart" + Self.ends).utf8)))
+        let page = await later.firstFrame(within: .zero, afterFirst: .zero)
+        #expect(String(decoding: page.bytes, as: UTF8.self) == Self.preamble + list + Self.begins + "Cart" + Self.ends)
+        #expect(page.cells == nil)
+        // Another sequence ending before the mark is not taken for cells, and is left in the bytes.
+        let title = "\u{1B}]0;Storefront\u{07}"
+        let other = Self.session()
+        #expect(other.collect(Array((Self.preamble + list + title + mark).utf8)))
+        let titled = await other.firstFrame(within: .zero, afterFirst: .zero)
+        #expect(titled.cells == nil && String(decoding: titled.bytes, as: UTF8.self) == Self.preamble + list)
+        #expect(String(decoding: other.heldForSocket(), as: UTF8.self) == title)
+    }
+
     @Test func aPageThatWentWithoutAFrameLeavesItAllToTheSocket() async {
         let session = Self.session()
         #expect(session.collect(Array((Self.preamble + Self.begins + "Prod").utf8)))
-        #expect(await session.firstFrame(within: .zero, quiet: .zero, afterFirst: .zero).isEmpty)
+        #expect(await session.firstFrame(within: .zero, afterFirst: .zero).bytes.isEmpty)
         // The frame ends after the page went: it is the socket's to send, whole.
         #expect(session.collect(Array(("ucts" + Self.ends).utf8)))
         #expect(String(decoding: session.heldForSocket(), as: UTF8.self) == Self.preamble + Self.begins + "Products" + Self.ends)
@@ -66,7 +99,7 @@ struct WebEarlySessionTests {
         let session = Self.session()
         session.noFrame()
         // Were the page to wait the deadline, this test would take an hour.
-        #expect(await session.firstFrame(within: .seconds(3_600), quiet: .zero, afterFirst: .zero).isEmpty)
+        #expect(await session.firstFrame(within: .seconds(3_600), afterFirst: .zero).bytes.isEmpty)
     }
 
     @Test func aTokenIsTakenOnceAndOnlyByTheVisitorItWasMadeFor() {

@@ -3,8 +3,10 @@
 // meanwhile, and loads xterm.js and storefront.js once the first frame is on the screen, so their minute of compiling
 // comes after it. storefront.js takes the socket over with every message that came, then removes the preview.
 //
-// Order: measure the terminal as xterm.js's fit will → open the socket → draw each message → after the first frame is
-// painted (or the socket closed, or 250 ms passed without a frame): xterm.css, then the scripts in order.
+// Order: measure the terminal as xterm.js's fit will → open the socket → draw each message (the first after the page's
+// own bytes, whose screen the server may have written as HTML: then the preview is made only when that screen changes)
+// → after the first frame is painted (or the socket closed, or 250 ms passed without a frame): xterm.css, then the
+// scripts in order.
 "use strict";
 
 (function () {
@@ -45,32 +47,47 @@
     document.head.appendChild(link);
   }
 
-  const probe = document.createElement("span");
-  probe.textContent = "W".repeat(32);
-  const scroller = document.createElement("div");
-  // Styles set through CSSOM, which the page's policy allows.
-  Object.assign(probe.style, {
-    position: "absolute", visibility: "hidden", whiteSpace: "pre", lineHeight: "normal", fontSize: "15px",
-    fontFamily: box.dataset.font,
-  });
-  Object.assign(scroller.style, { position: "absolute", visibility: "hidden", overflowY: "scroll", width: "60px", height: "60px" });
-  box.appendChild(probe);
-  box.appendChild(scroller);
-  const cell = { width: probe.getBoundingClientRect().width / 32, height: Math.ceil(probe.getBoundingClientRect().height) };
-  // xterm.js 4.14's first fit takes 15 pixels for the scroll bar where the page's is an overlay (0 wide).
-  const scrollBar = scroller.offsetWidth - scroller.clientWidth || 15;
-  box.removeChild(probe);
-  box.removeChild(scroller);
-  if (!(cell.width > 0 && cell.height > 0) || typeof WebSocket !== "function") return loadTerminal();
+  // The page's own session and its first frame, where the server started one with the page; and that frame's screen as
+  // HTML, where the server wrote it, painted before this script ran.
+  const started = document.getElementById("first-frame");
+  const firstScreen = document.getElementById("first-screen");
+  // Then nothing is measured until that screen is painted (a measure lays the page out while it is still being read):
+  // the socket opens at the size the page was made for, and the size is checked after the paint.
+  const measureLater = !!(firstScreen && started && started.text.length > 0 && typeof window.storefrontPreview === "function");
+  const cell = { width: 0, height: 0 };
+  let scrollBar = 15;
+  // A cell's size in the terminal's font, as xterm.js measures it, and the width the page's scroll bar takes.
+  function measureCell() {
+    const probe = document.createElement("span");
+    probe.textContent = "W".repeat(32);
+    const scroller = document.createElement("div");
+    // Styles set through CSSOM, which the page's policy allows.
+    Object.assign(probe.style, {
+      position: "absolute", visibility: "hidden", whiteSpace: "pre", lineHeight: "normal", fontSize: "15px",
+      fontFamily: box.dataset.font,
+    });
+    Object.assign(scroller.style, { position: "absolute", visibility: "hidden", overflowY: "scroll", width: "60px", height: "60px" });
+    box.appendChild(probe);
+    box.appendChild(scroller);
+    cell.width = probe.getBoundingClientRect().width / 32;
+    cell.height = Math.ceil(probe.getBoundingClientRect().height);
+    // xterm.js 4.14's first fit takes 15 pixels for the scroll bar where the page's is an overlay (0 wide).
+    scrollBar = scroller.offsetWidth - scroller.clientWidth || 15;
+    box.removeChild(probe);
+    box.removeChild(scroller);
+    return cell.width > 0 && cell.height > 0;
+  }
+  if (typeof WebSocket !== "function" || !(measureLater || measureCell())) return loadTerminal();
   // The terminal's size in the box as it is now.
   function measure() {
+    if (!(cell.width > 0)) measureCell();
     const style = window.getComputedStyle(box);
     return {
       columns: Math.max(2, Math.floor((Math.max(0, parseInt(style.width, 10)) - scrollBar) / cell.width)),
       rows: Math.max(1, Math.floor(parseInt(style.height, 10) / cell.height)),
     };
   }
-  const { columns, rows } = measure();
+  const { columns, rows } = measureLater ? { columns: Number(started.dataset.columns), rows: Number(started.dataset.rows) } : measure();
 
   // The size, for the next visit: the server starts that visit's session with the page. Lax: a visit by a link from
   // another site carries it too (it says only the size; starting a shop is what a visit does anyway). storefront.js
@@ -80,16 +97,19 @@
       (window.location.protocol === "https:" ? "; Secure" : "");
   };
   window.storefrontRemember(columns, rows);
-  // The session the server started with this page, and its first frame, where it had the size from the cookie.
-  const started = document.getElementById("first-frame");
   const socket = new WebSocket(window.storefrontSocketURL(columns, rows, started && started.dataset.session));
   socket.binaryType = "arraybuffer";
   // Made at the first frame: until then the page has other work (the rest of the page, the socket's open).
   let preview = null;
+  // The page's own bytes its first screen (HTML) shows, not yet given to the preview: the preview is made only when
+  // something changes that screen.
+  let pageBytes = null;
 
   // Until storefront.js takes over: keys as xterm.js would send them, the cursor keys in the mode the shop set.
   function keyBytes(event) {
     if (event.isComposing || event.metaKey) return null;
+    // The cursor keys' mode is the one the page's bytes set.
+    if (pageBytes) showOnPreview(new Uint8Array(0));
     const cursor = preview && preview.state.applicationCursor ? "\x1bO" : "\x1b[";
     const named = {
       Enter: "\r", Backspace: "\x7f", Tab: event.shiftKey ? "\x1b[Z" : "\t", Escape: "\x1b",
@@ -131,13 +151,27 @@
   function draw(event) {
     early.messages.push(event);
     if (released || typeof event.data === "string" || typeof window.storefrontPreview !== "function") return;
-    if (!preview) preview = early.preview = window.storefrontPreview(box, early.columns, early.rows, cell);
-    // The shop's first messages set the terminal up; the first frame is the first that shows text.
-    if (!preview.write(new Uint8Array(event.data)) || framed) return;
-    framed = true;
-    // After the frame that shows this message is painted: a task queued in the frame runs after its paint.
-    window.requestAnimationFrame(function () { window.setTimeout(loadTerminal, 0); });
+    showOnPreview(new Uint8Array(event.data));
   }
+  // Draws `bytes` with the preview, made at the first (after the page's own bytes, where its first screen showed them).
+  function showOnPreview(bytes) {
+    if (!preview) {
+      if (!(cell.width > 0) && !measureCell()) return;
+      preview = early.preview = window.storefrontPreview(box, early.columns, early.rows, cell);
+    }
+    if (pageBytes) {
+      const own = pageBytes;
+      pageBytes = null;
+      preview.write(own);
+      firstScreen.remove();
+    }
+    // The shop's first messages set the terminal up; the first frame is the first that shows text.
+    if (!preview.write(bytes) || framed) return;
+    framed = true;
+    afterPaint(loadTerminal);
+  }
+  // After the frame now being made is painted: a task queued in the frame runs after its paint.
+  function afterPaint(work) { window.requestAnimationFrame(function () { window.setTimeout(work, 0); }); }
   socket.onmessage = draw;
   // The page's own first frame, as if it were the socket's first message (the socket sends what follows it). Drawn
   // only at the size it was made for: at another, the session redraws whole once the socket says the size.
@@ -145,9 +179,23 @@
     const text = window.atob(started.text);
     const bytes = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
-    if (Number(started.dataset.columns) === columns && Number(started.dataset.rows) === rows) draw({ data: bytes.buffer });
+    const fits = Number(started.dataset.columns) === columns && Number(started.dataset.rows) === rows;
+    if (fits && measureLater) {
+      // Already on the screen as HTML: kept for the preview, or for xterm.js, which removes the screen as the preview.
+      // Once it is painted, the window is measured: a tab resized since its last visit tells the session its size.
+      early.messages.push({ data: bytes.buffer });
+      pageBytes = bytes;
+      framed = true;
+      afterPaint(remeasure);
+      early.preview = {
+        text() { return Array.from(firstScreen.children, (row) => row.textContent.replace(/\s+$/, "")); },
+        remove() { firstScreen.remove(); },
+      };
+      afterPaint(loadTerminal);
+    } else if (fits) draw({ data: bytes.buffer });
     else early.messages.push({ data: bytes.buffer });
   }
+  if (firstScreen && !pageBytes) firstScreen.remove();
   socket.onclose = function (event) { early.closed = event; loadTerminal(); };
 
   // Until storefront.js takes over (or should xterm.js never come), the page's own terminal follows the window: the
@@ -164,6 +212,7 @@
     early.columns = size.columns;
     early.rows = size.rows;
     window.storefrontRemember(size.columns, size.rows);
+    if (pageBytes) showOnPreview(new Uint8Array(0));
     if (preview) preview.resize(size.columns, size.rows);
     if (socket.readyState === WebSocket.OPEN) sendSize();
     else if (socket.readyState === WebSocket.CONNECTING && !sizeWaits) {

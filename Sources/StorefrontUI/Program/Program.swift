@@ -140,6 +140,9 @@ public final class Program {
     /// The frame last drawn: what a click lands on.
     private var onScreen: Frame?
 
+    /// The frame last drawn, nil before the first.
+    public var frameOnScreen: Frame? { onScreen }
+
     /// A click at (column, row) of the frame on screen: the keys it stands for, queued as typed keys are.
     public func click(column: Int, row: Int) {
         for key in (onScreen ?? frame).keys(forClickAt: column, row: row) { enqueue(key) }

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Drives a headless Chromium for the tests: one JSON command per line on stdin, one JSON answer per line on stdout.
 
-Commands: open, rows, wait, wait_rows, keys, page_keys, block, preview, count, resize, screenshot, status, console, new_tab,
-close_tab, timing, quit.
+Commands: open, rows, wait, wait_rows, keys, page_keys, block, preview, scripts, html, boxes, count, resize, screenshot,
+status, console, new_tab, close_tab, timing, quit (and the rest below).
 Needs Debian's chromium, chromium-driver and python3-selenium.
 """
 import json
@@ -20,7 +20,6 @@ try:
 except ImportError as error:  # the test reports the package to install
     print(json.dumps({"error": f"python3-selenium is missing: {error}"}), flush=True)
     sys.exit(3)
-
 
 
 class ReplacedNode(StaleElementReferenceException):
@@ -150,12 +149,9 @@ def main():
                     driver.execute_cdp_cmd("Network.enable", {})
                     driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": command["urls"]})
                 elif op == "preview":
-                    # The page's preview of the shop (connect.js's, before xterm.js takes over): its rows as text, and
-                    # how many preview layers the page holds.
-                    # Waits for `text` on it, and one of `any` where given, and row `row` starting with `prefix`
-                    # (spaces before it aside) where given.
-                    # With `narrower_than`, waits too for the page's terminal to be fewer columns than that, and answers
-                    # its size.
+                    # The page's preview of the shop (connect.js's, before xterm.js takes over): its rows as text, once
+                    # they show `text`, one of `any`, and row `row` starting with `prefix` (spaces aside) where given;
+                    # with `narrower_than`, once the terminal is fewer columns than that too, answering its size.
                     wanted, either, timeout = command.get("text", ""), command.get("any", [""]), command.get("timeout", 20)
                     row, prefix, narrower = command.get("row"), command.get("prefix", ""), command.get("narrower_than")
                     read = "const e = window.storefrontEarly; return e && e.preview ? e.preview.text() : null;"
@@ -173,6 +169,19 @@ def main():
                         answer["size"] = driver.execute_script(size)
                     except TimeoutException:
                         answer = {"ok": False, "error": f"no preview showing {wanted!r}: {driver.execute_script(read)}"}
+                elif op == "scripts":
+                    # This tab runs its pages' scripts (`on`) or none (WebDriver's own still run through CDP).
+                    driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": not command["on"]})
+                elif op == "html":
+                    # An element's HTML as the page holds it, read through CDP (so with the page's scripts off too).
+                    root = driver.execute_cdp_cmd("DOM.getDocument", {})["root"]["nodeId"]
+                    node = driver.execute_cdp_cmd("DOM.querySelector", {"nodeId": root, "selector": command["selector"]})["nodeId"]
+                    answer["html"] = driver.execute_cdp_cmd("DOM.getOuterHTML", {"nodeId": node})["outerHTML"] if node else None
+                elif op == "boxes":
+                    # Where each element a selector matches is, from the terminal's box: its text, left and top.
+                    answer["boxes"] = driver.execute_script("const t = document.getElementById('terminal').getBoundingClientRect(); "
+                        "return Array.from(document.querySelectorAll(arguments[0]), (e) => { const r = e.getBoundingClientRect(); "
+                        "return {text: e.textContent, left: r.left - t.left, top: r.top - t.top}; });", command["selector"])
                 elif op == "no_socket":
                     # This tab's pages get a WebSocket that never connects (CDP's blocking does not reach sockets).
                     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": (
