@@ -20,6 +20,9 @@ static const unsigned char connect_js[] = {
 static const unsigned char preview_js[] = {
 #embed "../../assets/web/preview.js"
 };
+static const unsigned char after_paint_js[] = {
+#embed "../../assets/web/after-paint.js"
+};
 static const unsigned char storefront_js[] = {
 #embed "../../assets/web/storefront.js"
 };
@@ -36,6 +39,7 @@ static const sf_web_asset assets[] = {
     {"xterm-addon-fit.js", xterm_addon_fit_js, sizeof(xterm_addon_fit_js)},
     {"connect.js", connect_js, sizeof(connect_js)},
     {"preview.js", preview_js, sizeof(preview_js)},
+    {"after-paint.js", after_paint_js, sizeof(after_paint_js)},
     {"storefront.js", storefront_js, sizeof(storefront_js)},
     {"storefront.css", storefront_css, sizeof(storefront_css)},
     {"LICENSE-xterm.txt", licence, sizeof(licence)},

@@ -9,7 +9,7 @@ enum WebPage {
     /// The page's policy: scripts, styles, the socket and the sign-in forms' posts to this origin only; no frames. The
     /// only inline script and style are the page's own first files, allowed by their hashes.
     static let contentSecurityPolicy = [
-        "default-src 'none'", "script-src 'self' " + WebAsset.inlineSources(inlineScripts),
+        "default-src 'none'", "script-src 'self' " + WebAsset.inlineSources(inlineScripts + [afterPaintScript]),
         "style-src 'self' " + WebAsset.inlineSources([inlineStyle]) + " " + WebAsset.inlineSource(WebFirstScreen.style), "connect-src 'self'",
         "img-src 'self' data:",
         "font-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
@@ -31,6 +31,8 @@ enum WebPage {
     /// The scripts written into the page itself, in order: they open the session and draw its first frames before
     /// xterm.js is loaded (an external script would wait for its fetch and for every style sheet before it).
     static let inlineScripts = ["preview.js", "connect.js"]
+    /// Written into a page whose first screen is HTML instead of those: it loads them once that screen is painted.
+    static let afterPaintScript = "after-paint.js"
     /// The page's own style, written into it: the terminal's box has its size before the first script measures it.
     static let inlineStyle = "storefront.css"
     /// What connect.js loads once the first frame is painted, in order: xterm.js's style sheet, then the scripts.
@@ -39,11 +41,15 @@ enum WebPage {
     /// The parts every page writes the same, made once: the inline style, the inline scripts, the terminal's files.
     private static let inlineStyleHTML = "<style>" + WebAsset.text(of: inlineStyle) + "</style>"
     private static let inlineScriptsHTML = inlineScripts.map { "<script>" + WebAsset.text(of: $0) + "</script>" }.joined(separator: "\n")
+    private static let afterPaintHTML =
+        #"<script data-scripts=""# + inlineScripts.map(WebAsset.address).joined(separator: " ") + #"">"#
+        + WebAsset.text(of: afterPaintScript) + "</script>"
     private static let terminalAddresses = terminalFiles.map(WebAsset.address).joined(separator: " ")
 
     /// The page: a full-window terminal (relative addresses, so a proxy may mount it under a path). Its first scripts
     /// are inline: connect.js opens the shop's socket as the page is read and preview.js draws the first frames;
-    /// xterm.js and storefront.js, preloaded meanwhile, come after the first frame is on the screen.
+    /// xterm.js and storefront.js, preloaded meanwhile, come after the first frame is on the screen. Where the first
+    /// screen is HTML, those first scripts come after it is painted (their compiling and running held it back 10 ms).
     /// `account`: who the visitor is signed in as (a sign-out button; its sign-in's public id for the socket to name), or
     /// nil; `signIn`: whether a guest is offered one.
     /// `first`: the session started with the page, its token and first frame, which connect.js draws as it runs.
@@ -68,7 +74,7 @@ enum WebPage {
             \(bar)
             <main id="terminal" aria-label="\(escaped(title))" data-font="\(terminalFont)" \
             data-terminal="\(terminalAddresses)"\(account.map { " data-signed-in=\"\(escaped($0.session))\"" } ?? "")>\(screen?.rows ?? "")</main>
-            \(first?.html ?? "")\(inlineScriptsHTML)
+            \(first?.html ?? "")\(screen == nil ? inlineScriptsHTML : afterPaintHTML)
             <div id="status" role="alert" hidden data-lost="\(words.tr("The connection to the shop was lost."))" \
             data-kept="\(words.tr("Your cart is kept while the shop is open."))" \
             data-too-much="\(words.tr("The page sent more at once than the shop takes."))">

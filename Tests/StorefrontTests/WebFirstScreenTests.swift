@@ -1,3 +1,4 @@
+import PseudoTerminal
 import ShopModels
 import StorefrontUI
 import Testing
@@ -53,6 +54,24 @@ struct WebFirstScreenTests {
         #expect(WebFirstScreen.palette.count == 256)
         #expect([WebFirstScreen.palette[1], WebFirstScreen.palette[16], WebFirstScreen.palette[231], WebFirstScreen.palette[255]]
             == ["#cc0000", "#000000", "#ffffff", "#eeeeee"])
+    }
+
+    /// A page with its first screen as HTML holds no script that runs before that screen is painted but the loader
+    /// of its first scripts, named by their versions; one without it runs them as it is read.
+    @Test func aPageWithItsFirstScreenLoadsItsFirstScriptsAfterThePaint() throws {
+        let screen = try #require(WebFirstScreen.html(Self.payload(Self.frame()), size: (12, 3)))
+        let size = TerminalSize(columns: 12, rows: 3)
+        let withScreen = WebPage.html(title: "Shop", first: WebPage.FirstFrame(token: "t", size: size, bytes: [0x41], screen: screen))
+        let scripts = withScreen.matches(of: #/<script( [^>]*)?>/#).map { String($0.output.0) }
+        #expect(scripts.count == 2 && scripts[0].contains(#"id="first-frame""#), "\(scripts)")
+        #expect(scripts[1] == #"<script data-scripts="\#(WebAsset.address("preview.js")) \#(WebAsset.address("connect.js"))">"#)
+        #expect(withScreen.contains(scripts[1] + WebAsset.text(of: "after-paint.js") + "</script>"))
+        #expect(withScreen.contains(#"<main id="terminal""#) && withScreen.contains(screen + "</main>"))
+        #expect(WebPage.contentSecurityPolicy.contains(WebAsset.inlineSources(["after-paint.js"])))
+
+        let without = WebPage.html(title: "Shop", first: WebPage.FirstFrame(token: "t", size: size, bytes: [0x41]))
+        #expect(without.contains("<script>" + WebAsset.text(of: "connect.js") + "</script>") && !without.contains("data-scripts"))
+        #expect(!without.contains(#"<div id="first-screen""#))
     }
 
     @Test func aPayloadNotAsWrittenGivesNoHTML() {

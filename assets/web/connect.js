@@ -1,7 +1,8 @@
-// Storefront in a browser, inline in the page after the terminal's box (and after preview.js): opens the shop's socket
-// as the page is read, draws what comes on it with the preview until xterm.js is ready, sends the keys pressed
-// meanwhile, and loads xterm.js and storefront.js once the first frame is on the screen, so their minute of compiling
-// comes after it. storefront.js takes the socket over with every message that came, then removes the preview.
+// Storefront in a browser, inline in the page after the terminal's box (and after preview.js; or loaded by
+// after-paint.js once the page's first screen, written as HTML, is painted): opens the shop's socket as the page is
+// read, draws what comes on it with the preview until xterm.js is ready, sends the keys pressed meanwhile, and loads
+// xterm.js and storefront.js once the first frame is on the screen, so their minute of compiling comes after it.
+// storefront.js takes the socket over with every message that came, then removes the preview.
 //
 // Order: measure the terminal as xterm.js's fit will → open the socket → draw each message (the first after the page's
 // own bytes, whose screen the server may have written as HTML: then the preview is made only when that screen changes)
