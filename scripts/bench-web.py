@@ -11,7 +11,10 @@ plain file from the same server under the same headers (Chromium's own share: it
 page's Cross-Origin-Opener-Policy). Each run loads the page twice: a first visit (no cookie, so the socket starts
 the session: "first visit", in page), then a returning tab (the size cookie that visit set, so the page starts the
 session and carries its first frames: every other measure). Key: Down pressed in the page to the selection drawn one row lower, read through
-WebDriver.
+WebDriver. "from another site": the returning tab's list and the floor again, each navigated to from a page of
+another site (http://localhost:PORT, not 127.0.0.1) as a shopper coming from a link or a new tab is; from about:blank,
+Chromium may give the page the renderer it already runs, unless the page's Cross-Origin-Opener-Policy asks for a
+browsing context group of its own (the floor under the shop's headers pays for a new renderer there).
 Usage: bench-web.py BIN RUNS KEYS OUT.jsonl [SERVER ARGUMENT ...]   (for example --first-frame-ms 0: no page sessions)
        BENCH_RTT_MS=50 [BENCH_HANDSHAKES=2] bench-web.py ...   # through scripts/delay_proxy.py: the shop 50 ms away
 """
@@ -61,7 +64,7 @@ def browser_figures(port):
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SHOP_SHOWN})
     first, in_page, ready, floor, keys, first_visit = [], [], [], [], [], []
-    list_in_page, first_visit_list = [], []
+    list_in_page, first_visit_list, list_elsewhere, floor_elsewhere = [], [], [], []
     try:
         for _ in range(RUNS):
             # A first visit: no cookie, so the page starts no session and its socket does.
@@ -99,10 +102,17 @@ def browser_figures(port):
             driver.get(f"http://127.0.0.1:{port}/assets/LICENSE-xterm.txt")
             WebDriverWait(driver, 20, poll_frequency=0.001).until(lambda d: d.execute_script("return window.__firstFrameAt"))
             floor.append(driver.execute_script("return window.__firstFrameAt"))
+            # The returning tab and the floor again, each from a page of another site.
+            for address, mark, figures in [(f"http://127.0.0.1:{port}/", "__listShownAt", list_elsewhere),
+                                           (f"http://127.0.0.1:{port}/assets/LICENSE-xterm.txt", "__firstFrameAt", floor_elsewhere)]:
+                driver.get(f"http://localhost:{port}/assets/LICENSE-xterm.txt")
+                driver.get(address)
+                WebDriverWait(driver, 20, poll_frequency=0.001).until(lambda d: d.execute_script(f"return window.{mark}"))
+                figures.append(driver.execute_script(f"return window.{mark}"))
             driver.get("about:blank")
     finally:
         driver.quit()
-    return first, in_page, ready, floor, keys, first_visit, list_in_page, first_visit_list
+    return first, in_page, ready, floor, keys, first_visit, list_in_page, first_visit_list, list_elsewhere, floor_elsewhere
 
 
 # BENCH_RTT_MS: the browser reaches the server through scripts/delay_proxy.py, each way half of it later.
@@ -121,7 +131,8 @@ try:
         proxy = subprocess.Popen([sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "delay_proxy.py"), str(web_port),
                                   str(RTT / 2), str(proxy_port), os.environ.get("BENCH_HANDSHAKES", "1")], stdout=subprocess.PIPE, text=True)
         proxy.stdout.readline()
-    first, in_page, ready, floor, keys, first_visit, list_in_page, first_visit_list = browser_figures(proxy_port or web_port)
+    first, in_page, ready, floor, keys, first_visit, list_in_page, first_visit_list, list_elsewhere, floor_elsewhere = browser_figures(
+        proxy_port or web_port)
 finally:
     if proxy:
         proxy.terminate()
@@ -135,6 +146,8 @@ rows = [
     {"front": "browser", "measure": "visit's list", **summary(first_visit_list)},
     {"front": "browser", "measure": "ready in page", **summary(ready)},
     {"front": "browser", "measure": "floor in page", **summary(floor)},
+    {"front": "browser", "measure": "list, elsewhere", **summary(list_elsewhere)},
+    {"front": "browser", "measure": "floor, elsewhere", **summary(floor_elsewhere)},
     {"front": "browser", "measure": "key round trip", **summary(keys)},
 ]
 with open(OUT, "w") as f:
