@@ -77,7 +77,10 @@ enum WebFirstScreen {
         guard fields.count == 3, let foreground = Int(fields[0]), let background = Int(fields[1]), let flags = Int(fields[2]),
             (-1...255).contains(foreground), (-1...255).contains(background), (0..<16).contains(flags)
         else { return nil }
-        let bold = flags & 1 != 0, underline = flags & 2 != 0, reverse = flags & 4 != 0, dim = flags & 8 != 0
+        let bold = flags & 1 != 0
+        let underline = flags & 2 != 0
+        let reverse = flags & 4 != 0
+        let dim = flags & 8 != 0
         let shownForeground = foreground >= 0 && foreground < 8 && bold ? foreground + 8 : foreground
         var classes: [String] = []
         if reverse {
@@ -112,7 +115,8 @@ enum WebFirstScreen {
     /// The first screen's style: its layer where preview.js puts its own (over the terminal's box, inside its 4-pixel
     /// padding), rows a whole number of pixels high as connect.js measures a cell, and a class for each colour.
     static let style: String = {
-        var style = "#first-screen{position:absolute;left:4px;top:4px;right:4px;z-index:5;overflow:hidden;white-space:pre;"
+        var style =
+            "#first-screen{position:absolute;left:4px;top:4px;right:4px;z-index:5;overflow:hidden;white-space:pre;"
             + "font-family:\(WebPage.terminalFontFamily);font-size:15px;line-height:normal;color:\(foreground);background:\(background)}"
             + "#first-screen>div{line-height:round(up,1lh,1px);height:1lh;overflow:hidden}"
             + "#first-screen .w2{display:inline-block;width:2ch}"

@@ -73,7 +73,8 @@ enum FirstScreenCells {
             }
             rows.append(runs.joined(separator: String(runSeparator)))
         }
-        let sequence = prefix + "\(frame.size.columns)x\(frame.size.rows)" + String(rowSeparator)
+        let sequence =
+            prefix + "\(frame.size.columns)x\(frame.size.rows)" + String(rowSeparator)
             + penList.joined(separator: String(runSeparator)) + String(rowSeparator)
             + rows.joined(separator: String(rowSeparator)) + "\u{07}"
         return sequence.utf8.count <= limit ? sequence : nil
@@ -87,4 +88,3 @@ enum FirstScreenCells {
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
 }
-

@@ -55,7 +55,9 @@ struct WebFrontTests {
             }
             inline.append("'sha256-" + Data(SHA256.hash(data: file)).base64EncodedString() + "'")
         }
-        #expect(policy.contains("script-src 'self' \(inline[1]) \(inline[2]) \(inline[3]);") && policy.contains("style-src 'self' \(inline[0]) "), "\(policy)")
+        #expect(
+            policy.contains("script-src 'self' \(inline[1]) \(inline[2]) \(inline[3]);") && policy.contains("style-src 'self' \(inline[0]) "),
+            "\(policy)")
         #expect(page.contains(#/<main id="terminal"[^>]*></main>\n<script>\/\/ Storefront in a browser, inline/#))
         let (stem, version, kind) = try #require(named.first { $0.0 == "xterm" && $0.2 == "js" })
         let versioned = "/assets/\(stem).\(version).\(kind)"

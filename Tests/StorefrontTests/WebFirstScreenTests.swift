@@ -25,8 +25,10 @@ struct WebFirstScreenTests {
         _ = frame.put("Shop <b>&", column: 1, row: 0, style: Style(.header))
         _ = frame.put("›", column: 0, row: 1, style: Style(.accent))
         _ = frame.put("茶 tea", column: 2, row: 1)
-        let cells = [MosaicCell(symbol: 0x2580, foreground: 196, background: 21), MosaicCell(symbol: 0x2580, foreground: 196, background: 21),
-                     MosaicCell(symbol: 0x2584, foreground: 46, background: 16)]
+        let cells = [
+            MosaicCell(symbol: 0x2580, foreground: 196, background: 21), MosaicCell(symbol: 0x2580, foreground: 196, background: 21),
+            MosaicCell(symbol: 0x2584, foreground: 46, background: 16),
+        ]
         frame.draw(PictureMosaic(columns: 3, rows: 1, cells: cells), in: PictureSlot(digest: "d", column: 9, row: 2, columns: 3, rows: 1))
         return frame
     }
@@ -52,8 +54,9 @@ struct WebFirstScreenTests {
         #expect(WebFirstScreen.classes(ofPen: "245,-1,10") == "f245 U D")
         for bad in ["256,-1,0", "-2,-1,0", "1,1,16", "1,1", "1,1,0,0", "a,1,0", ""] { #expect(WebFirstScreen.classes(ofPen: bad) == nil, "\(bad)") }
         #expect(WebFirstScreen.palette.count == 256)
-        #expect([WebFirstScreen.palette[1], WebFirstScreen.palette[16], WebFirstScreen.palette[231], WebFirstScreen.palette[255]]
-            == ["#cc0000", "#000000", "#ffffff", "#eeeeee"])
+        #expect(
+            [WebFirstScreen.palette[1], WebFirstScreen.palette[16], WebFirstScreen.palette[231], WebFirstScreen.palette[255]]
+                == ["#cc0000", "#000000", "#ffffff", "#eeeeee"])
     }
 
     /// A page with its first screen as HTML holds no script that runs before that screen is painted but the loader
