@@ -184,12 +184,13 @@ final class EarlySession: Sendable {
         }
     }
 
-    /// What the shop wrote that the page does not hold: everything after the part its body carried.
-    func heldForSocket() -> [UInt8] {
+    /// What the shop wrote that the page does not hold: everything after the part its body carried; and a filter for
+    /// what it writes from now, which takes out the first screen's cells and mark where they are still to come.
+    func heldForSocket() -> (bytes: [UInt8], filter: FirstScreenMarkFilter) {
         output.withLock { output in
             let from = output.claimed ?? 0
             output.claimed = from
-            return Array(output.bytes[from...])
+            return (Array(output.bytes[from...]), FirstScreenMarkFilter(finished: output.firstScreenWhole))
         }
     }
 

@@ -1,3 +1,6 @@
+import LiveObjects
+import Synchronization
+
 /// What a web session's shop writes for the server, not the screen: synchronized output's closing mark, which ends each
 /// frame (`STOREFRONT_SYNCHRONIZED_OUTPUT`), and the first screen's mark and cells.
 enum FrameMarks {
@@ -42,3 +45,57 @@ enum FrameMarks {
         range(of: end, in: bytes, from: start)?.upperBound
     }
 }
+
+/// Takes the first screen's cells and mark out of what a session started with its page relays to the page's socket,
+/// where the shop writes them only after the page went: the socket carries what a terminal draws, nothing else.
+final class FirstScreenMarkFilter: Sendable {
+    private struct State {
+        /// The start of what may be the cells' sequence or the mark, held until it is whole or cannot be.
+        var held: [UInt8] = []
+        var finished: Bool
+    }
+
+    private let state: Mutex<State>
+
+    /// `finished`: the mark was already taken out (it came before the socket), so everything passes as it is.
+    init(finished: Bool) { state = Mutex(State(finished: finished)) }
+
+    /// Both sequences are out (or were before the socket): everything passes as it is.
+    var isFinished: Bool { state.withLock { $0.finished } }
+
+    /// What of `chunk` goes on: all of it, but for the two sequences and any start of them not yet whole.
+    func pass(_ chunk: [UInt8]) -> [UInt8] {
+        state.withLock { state in
+            guard !state.finished else { return chunk }
+            var bytes = state.held + chunk
+            state.held = []
+            if let mark = FrameMarks.range(of: FrameMarks.firstScreen, in: bytes, from: 0) {
+                let from = FrameMarks.cellsEnding(at: mark.lowerBound, in: bytes)?.whole.lowerBound ?? mark.lowerBound
+                bytes.removeSubrange(from..<mark.upperBound)
+                state.finished = true
+                return bytes
+            }
+            guard let start = Self.unfinishedStart(in: bytes) else { return bytes }
+            state.held = Array(bytes[start...])
+            return Array(bytes[..<start])
+        }
+    }
+
+    /// Where the bytes end in a start of the cells' sequence (its payload bounded), of the mark, or of both.
+    static func unfinishedStart(in bytes: [UInt8]) -> Int? {
+        guard let escape = bytes.lastIndex(of: 0x1B) else { return nil }
+        let tail = bytes[escape...]
+        if FrameMarks.firstScreen.starts(with: tail) {
+            // The mark under way, after the cells' sequence where that ends just before it.
+            return FrameMarks.cellsEnding(at: escape, in: bytes)?.whole.lowerBound ?? escape
+        }
+        if FrameMarks.cellsBegin.starts(with: tail) { return escape }
+        guard tail.starts(with: FrameMarks.cellsBegin), tail.count <= FrameMarks.cellsBegin.count + FrameMarks.cellsLimit + 1 else { return nil }
+        // The payload under way (no control but its separators), or whole with its BEL.
+        let payload = tail.dropFirst(FrameMarks.cellsBegin.count)
+        let body = payload.last == 0x07 ? payload.dropLast() : payload
+        return body.allSatisfy { $0 >= 0x20 || $0 == 0x1E || $0 == 0x1F } ? escape : nil
+    }
+}
+
+extension FirstScreenMarkFilter: LiveObject {}

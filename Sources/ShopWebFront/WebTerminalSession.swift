@@ -189,10 +189,17 @@ struct WebTerminalSession {
             }
             let measured = front.command.bounded(adopted.requested)
             if measured != size { try? process.resize(to: measured) }
-            // What the shop wrote before the socket came and the page does not hold, then what it writes from now.
-            let held = early.heldForSocket()
+            // What the shop wrote before the socket came and the page does not hold, then what it writes from now, with
+            // its first screen's cells and mark taken out should they come only now.
+            let (held, filter) = early.heldForSocket()
+            let later = output.compactMap { chunk -> ByteBuffer? in
+                // Once they are out, a chunk is not copied to be looked at.
+                if filter.isFinished { return chunk }
+                let passed = filter.pass(Array(buffer: chunk))
+                return passed.isEmpty ? nil : ByteBuffer(bytes: passed)
+            }
             let ending = await relay(
-                process: process, fromShop: chain((held.isEmpty ? [] : [ByteBuffer(bytes: held)]).async, output), toShop: toShop,
+                process: process, fromShop: chain((held.isEmpty ? [] : [ByteBuffer(bytes: held)]).async, later), toShop: toShop,
                 inbound: adopted.inbound, outbound: adopted.outbound, stops: stops)
             return (ending, adopted)
         }

@@ -74,18 +74,31 @@ struct WebEarlySessionJourneyTests {
     @Test func aPageThatWentBeforeItsSessionDrewLeavesEveryByteToTheSocketOnce() throws {
         // 1 ms: the session's process has not drawn by then, so the page goes without frames.
         let server = try ServeProcess(command: ["web", "--listen", "127.0.0.1:0", "--first-frame-ms", "1"])
-        let started = try Self.started(in: Self.page(server))
+        // Wide enough for the list's preview and its picture.
+        let started = try Self.started(in: Self.page(server, cookie: "storefront-terminal=120x34"))
         let client = try WebSocketTestClient(port: server.port)
-        let path = "/session?columns=100&rows=30&session=\(started.token)"
+        let path = "/session?columns=120&rows=34&session=\(started.token)"
         #expect(try client.handshake(origin: "http://127.0.0.1:\(server.port)", path: path).hasPrefix("HTTP/1.1 101"))
         var received: [UInt8] = []
-        while !String(decoding: received, as: UTF8.self).contains("›"), let frame = try client.nextFrame() {
+        // The list, then its preview's picture (half blocks), after which the shop writes its first screen's cells and
+        // mark; the socket was there before the first frame, so they come through it.
+        let pictured = { (text: String) in text.contains("›") && (text.contains("\u{2580}") || text.contains("\u{2584}")) }
+        while !pictured(String(decoding: received, as: UTF8.self)), let frame = try client.nextFrame() {
             if frame.opcode == 2 { received += frame.payload }
         }
+        #expect(pictured(String(decoding: received, as: UTF8.self)), "the picture is drawn")
+        // The shop quits: all it wrote reaches the socket.
+        try client.send(Array("q".utf8))
+        let rest = try client.untilClose()
+        #expect(rest.close != nil, "the session ends with a close")
+        received += rest.bytes
         // Whatever the page held, and whatever the session kept for the socket, the shop's screen set-up (written
         // once, first) reaches the page once.
         let all = started.frames + String(decoding: received, as: UTF8.self)
         #expect(all.hasPrefix("\u{1B}[?1049h") && all.ranges(of: "\u{1B}[?1049h").count == 1, "\(all.prefix(200).debugDescription)")
+        // The first screen's cells and mark, whether they came before the socket or after, are not on it
+        // (FirstScreenMarkFilterTests cuts them every way).
+        #expect(!all.contains("7766;"), "\(all.debugDescription)")
         #expect(!server.log.contains("web session 2 open"))
     }
 
