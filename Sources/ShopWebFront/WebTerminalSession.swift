@@ -10,21 +10,6 @@ import ShopLanguages
 import ShopSessions
 import Synchronization
 
-/// Why a browser session ended, as the log names it.
-enum WebSessionEnding: String, Sendable {
-    case shopExited = "finished"
-    case pageGone = "page went away"
-    case idle = "idle"
-    case tooLong = "reached the longest session"
-    case inputFlood = "input too fast"
-    case badMessage = "a message it cannot take"
-    case shutdown = "server shutting down"
-    case signedOut = "signed out"
-    case accountMerged = "account merged"
-    /// A session started with its page whose socket never came for it.
-    case neverAdopted = "its page never came for it"
-}
-
 /// One browser tab's shop: a guest session on its own pty, relayed over the tab's WebSocket until either side ends.
 ///
 /// Order of events: admission (per address, then a guest slot) → spawn → output, input and the clock race → the
