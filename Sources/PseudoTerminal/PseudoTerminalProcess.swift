@@ -49,6 +49,12 @@ public enum ProcessTermination: Hashable, Sendable, CustomStringConvertible {
         case .unknown: return 255
         }
     }
+
+    /// Whether a signal ended it other than `onPurpose`, the ones its host sends to end a session.
+    public func isCrash(besides onPurpose: [Int32]) -> Bool {
+        guard case .signalled(let number) = self else { return false }
+        return !onPurpose.contains(number)
+    }
 }
 
 /// The conventional name of a signal, as `SIGSEGV`.

@@ -19,7 +19,7 @@ extension SessionEnding {
         case .shutdown: "storefront: the shop is closing for maintenance; your cart is saved. Try again in a few minutes."
         case .clientGone: nil
         case .shopExited:
-            Self.isCrash(termination)
+            termination.isCrash(besides: Self.endedOnPurpose)
                 ? "storefront: this session stopped unexpectedly (\(termination)); your cart is saved. Reconnect to go on." : nil
         }
     }
@@ -27,11 +27,9 @@ extension SessionEnding {
     /// Whether the session crashed: the shop ended by itself, of a signal other than the ones that end a session on
     /// purpose.
     func isCrash(_ termination: ProcessTermination) -> Bool {
-        self == .shopExited && Self.isCrash(termination)
+        self == .shopExited && termination.isCrash(besides: Self.endedOnPurpose)
     }
 
-    private static func isCrash(_ termination: ProcessTermination) -> Bool {
-        guard case .signalled(let number) = termination else { return false }
-        return ![SIGHUP, SIGTERM, SIGINT].contains(number)
-    }
+    /// The signals a session's shop is ended with on purpose: the client's hangup, a shutdown, an interrupt.
+    private static let endedOnPurpose = [SIGHUP, SIGTERM, SIGINT]
 }

@@ -129,7 +129,7 @@ struct WebTerminalSession {
         }
 
         let termination = await Self.reap(process)
-        let crashed = ending == .shopExited && Self.isCrash(termination)
+        let crashed = ending == .shopExited && termination.isCrash(besides: Self.endedOnPurpose)
         if let socket {
             if ending != .pageGone {
                 let (notice, code) = WebNotice.ending(ending, crashed: crashed, termination: termination, limits: front.limits)
@@ -278,11 +278,8 @@ struct WebTerminalSession {
         return ["messageTooLarge", "protocolError", "dataInconsistentWithMessage"].contains { text.contains($0) }
     }
 
-    /// A signal other than the ones used to end a session on purpose.
-    private static func isCrash(_ termination: ProcessTermination) -> Bool {
-        guard case .signalled(let number) = termination else { return false }
-        return ![SIGHUP, SIGTERM, SIGINT, SIGKILL].contains(number)
-    }
+    /// The signals a session's shop is ended with on purpose (SIGKILL too: a session past its grace is killed).
+    private static let endedOnPurpose = [SIGHUP, SIGTERM, SIGINT, SIGKILL]
 }
 
 /// When the page last sent a key, shared by the input relay and the idle clock.

@@ -45,7 +45,7 @@ public enum AppReducer {
         env = env.inMarket(state.shell.market)
         // Back on the list from another screen, it is read again: a merchant's edit since shows at this screen change.
         if state.screen == .productList, screenBefore != .productList, state.productList.pending == nil {
-            effect += state.scope(\.productList) { ProductListFeature.reload(&$0, env, keepSelection: true) }
+            effect += state.scope(\.productList) { ProductListFeature.refresh(&$0, env) }
         }
         DerivedScreens.update(&state, since: derivedFrom, env)
         dropScreensLeftBehind(&state)

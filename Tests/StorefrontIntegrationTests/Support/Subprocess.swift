@@ -250,8 +250,11 @@ final class TmuxTerminal {
             if current?.contains(text) == true { return }
             let before = current
             try press("Down")
+            // A capture between the old row's redraw and the new one's shows no mark at all; that is not a move yet, or
+            // the next press would step over the row it landed on unchecked.
             let moved = try waitUntil(sourceLocation: sourceLocation, "the selection to move from \(before ?? "nothing")") {
-                selected($0) != before
+                guard let now = selected($0) else { return false }
+                return now != before
             }
             current = selected(moved)
         }

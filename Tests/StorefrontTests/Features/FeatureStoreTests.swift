@@ -18,6 +18,25 @@ struct FeatureStoreTests {
         store.send(.moveUp) { $0.productList.list.selectedIndex = 0 }
     }
 
+    /// Back on the list from a product's page, the list is read again for edits made meanwhile, its rows unmarked: an
+    /// answer that finds the catalog as it was changes nothing on screen, so the key costs one frame, not two.
+    @Test func backOnTheListReadsItAgainWithoutMarkingItLoading() async throws {
+        let store = await TestStore(dependencies: stack.dependencies)
+        await store.setUp(.moveDown, .confirm)
+        store.send(.back) {
+            $0.shell.route = [.productList]
+            $0.productList.request += 1
+            $0.productList.pending = .count(keepSelection: true)
+        }
+        let rows = try await stack.catalog.page(matching: "", offset: 0, limit: 5 * store.state.listRowCapacity)
+        let total = store.state.productList.list.totalCount
+        await store.receive(.productList(.counted(request: store.state.productList.request, total: total, from: 0, rows: rows))) {
+            $0.productList.pending = nil
+        }
+        #expect(store.state.productList.list.selectedIndex == 1, "the selection stays where the shopper left it")
+        await store.finish()
+    }
+
     @Test func typingASearchReadsTheMatchingWindow() async throws {
         let store = await TestStore(dependencies: stack.dependencies)
         store.send(.beginSearch) { $0.productList.list.isEditingQuery = true }

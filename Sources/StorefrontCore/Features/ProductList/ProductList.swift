@@ -201,7 +201,17 @@ public enum ProductListFeature {
 
     /// Re-reads the count and the visible window, e.g. after the query or viewport changed.
     static func reload(_ state: inout State, _ env: ShopEnvironment, keepSelection: Bool) -> Effect {
-        let request = startRequest(&state, .count(keepSelection: keepSelection))
+        read(&state, env, keepSelection: keepSelection, marked: true)
+    }
+
+    /// Re-reads the count and the visible window while the rows on screen stay unmarked: a shopper coming back to the
+    /// list sees it as it was, and again only where the catalog changed meanwhile (one frame, not two).
+    static func refresh(_ state: inout State, _ env: ShopEnvironment) -> Effect {
+        read(&state, env, keepSelection: true, marked: state.list.rows.isEmpty)
+    }
+
+    private static func read(_ state: inout State, _ env: ShopEnvironment, keepSelection: Bool, marked: Bool) -> Effect {
+        let request = startRequest(&state, .count(keepSelection: keepSelection), marked: marked)
         let catalog = env.dependencies.catalog
         let query = state.list.query
         let capacity = state.rowCapacity
@@ -238,7 +248,7 @@ public enum ProductListFeature {
             state.list.isLoading = false
             return .none
         }
-        let request = startRequest(&state, .page)
+        let request = startRequest(&state, .page, marked: true)
         let catalog = env.dependencies.catalog
         let query = list.query
         let from = ProductsAround.readStart(for: start, capacity: capacity)
@@ -253,11 +263,11 @@ public enum ProductListFeature {
         }
     }
 
-    /// Marks the list loading under a new request number; answers to older ones are dropped.
-    private static func startRequest(_ state: inout State, _ pending: ProductListPending) -> Int {
+    /// Starts a new request number, answers to older ones dropped; `marked` shows the list loading until it answers.
+    private static func startRequest(_ state: inout State, _ pending: ProductListPending, marked: Bool) -> Int {
         state.request &+= 1
         state.pending = pending
-        state.list.isLoading = true
+        if marked { state.list.isLoading = true }
         return state.request
     }
 }
