@@ -80,6 +80,33 @@ struct WebFirstFrameBrowserTests {
         #expect(!console.contains { $0.contains("Content Security Policy") }, "no inline script or style is refused: \(console)")
     }
 
+    /// The page's preview draws a frame the shop marks as one (synchronized output) whole at its end, never a part of
+    /// it; a frame whose end never comes is drawn after a short wait, as terminals that know the mode do.
+    @Test func thePreviewDrawsAMarkedFrameWholeAtItsEnd() throws {
+        let server = try ServeProcess(command: WebFrontBrowserTests.web)
+        let browser = try Browser(width: 1100, height: 700)
+        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        try browser.must(["op": "preview", "text": "cart: empty"])
+        let begin = "\u{1B}[?2026h", end = "\u{1B}[?2026l"
+        let marked = try browser.must(["op": "preview_writes", "writes": ["\(begin)\u{1B}[1;1Htop", "\u{1B}[2;1Hmiddle", "\(end)\(begin)\u{1B}[3;1Hbot"]])
+        let after = try #require(marked["after"] as? [[String: Any]], "\(marked)")
+        #expect(after.count == 3)
+        for (index, step) in after.prefix(2).enumerated() {
+            #expect(step["text"] is NSNull && step["drawn"] as? [String] == ["", "", ""] && step["shown"] as? Bool == false, "write \(index): \(step)")
+        }
+        // The first frame's end draws it whole; the next frame, begun in the same write, waits for its own end.
+        #expect(after[2]["drawn"] as? [String] == ["top", "middle", ""] && after[2]["text"] is NSNull, "\(after[2])")
+
+        let unended = try browser.must(["op": "preview_writes", "writes": ["\(begin)\u{1B}[1;1Hlost end"], "then_wait": true])
+        let steps = try #require(unended["after"] as? [[String: Any]], "\(unended)")
+        #expect(steps.first?["drawn"] as? [String] == ["", "", ""], "\(steps)")
+        #expect(steps.last?["drawn"] as? [String] == ["lost end", "", ""] && steps.last?["text"] as? [String] == ["lost end", "", ""], "\(steps)")
+        // Bytes outside any marked frame are drawn as they come.
+        let plain = try browser.must(["op": "preview_writes", "writes": ["\u{1B}[2;3Hnow"]])
+        #expect((plain["after"] as? [[String: Any]])?.first?["drawn"] as? [String] == ["", "  now", ""], "\(plain)")
+    }
+
     @Test func aReturningTabShowsTheShopFromItsPageAloneBeforeAnySocket() throws {
         // The page waits for its session's first frame as long as the test may take.
         let server = try ServeProcess(command: WebFrontBrowserTests.web + ["--first-frame-ms", "10000"])

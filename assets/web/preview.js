@@ -29,6 +29,10 @@ window.storefrontPreview = function (box, columns, rows, cell) {
   blankScreen();
   let x = 0, y = 0, style = plain, wrapPending = false, graphicSet = false, last = " ";
   let top = 0, bottom = rows - 1, saved = null, pending = "", shown = false;
+  // Inside a frame the shop marks as one (synchronized output, DEC mode 2026): drawn at its end, not in pieces as its
+  // bytes come, unless the end is this long in coming (as terminals that know the mode do).
+  let synchronized = false, frameTimer = 0;
+  const frameWait = 150;
   const decoder = new TextDecoder();
   const dirty = new Set();
   const state = { applicationCursor: false };
@@ -122,6 +126,8 @@ window.storefrontPreview = function (box, columns, rows, cell) {
     for (const n of parameters) {
       if (n === 1) state.applicationCursor = set;
       else if (n === 47 || n === 1047 || n === 1049) { for (let row = 0; row < rows; row++) erase(row, 0, columns); }
+      else if (n === 2026 && set) { synchronized = true; if (!frameTimer) frameTimer = window.setTimeout(endFrame, frameWait); }
+      else if (n === 2026) endFrame();
     }
   }
   function control(body, final) {
@@ -236,6 +242,13 @@ window.storefrontPreview = function (box, columns, rows, cell) {
     if (s.underline) span.style.textDecoration = "underline";
     if (s.dim) span.style.opacity = "0.5";
   }
+  // The frame ends (its mark came, or its wait passed): what it changed is drawn.
+  function endFrame() {
+    window.clearTimeout(frameTimer);
+    frameTimer = 0;
+    synchronized = false;
+    draw();
+  }
   function draw() {
     // Each run of one style is placed at its own column, so a glyph from a fallback font shifts its run only.
     for (const row of dirty) {
@@ -262,11 +275,13 @@ window.storefrontPreview = function (box, columns, rows, cell) {
 
   return {
     state: state,
-    /** Reads the shop's bytes and draws the rows they changed; answers whether the screen shows any text yet. */
+    /** Reads the shop's bytes and draws the rows they changed (a marked frame at its end); answers whether the
+     * screen shows any text yet. */
     write(bytes) {
       const text = pending + decoder.decode(bytes, { stream: true });
       pending = "";
       parse(text);
+      if (synchronized) return false;
       draw();
       return shown;
     },
@@ -280,8 +295,8 @@ window.storefrontPreview = function (box, columns, rows, cell) {
       for (let row = 0; row < rows; row++) dirty.add(row);
       draw();
     },
-    /** The rows as text, for the tests. */
-    text() { return screen.map((cells) => cells.map((c) => c.text).join("").replace(/\s+$/, "")); },
+    /** The rows as text, for the tests; null inside a frame, which is not on the screen yet. */
+    text() { return synchronized ? null : screen.map((cells) => cells.map((c) => c.text).join("").replace(/\s+$/, "")); },
     remove() { layer.remove(); },
   };
 };

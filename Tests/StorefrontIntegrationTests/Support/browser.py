@@ -218,6 +218,26 @@ def main():
                         answer.update(WebDriverWait(driver, command.get("timeout", 20), poll_frequency=0.02).until(lambda d: d.execute_script(read)))
                     except TimeoutException:
                         answer = {"ok": False, "error": "the page's socket is still connecting"}
+                elif op == "preview_writes":
+                    # A preview of its own (preview.js's, on a box of its own) given `writes` one by one: after each,
+                    # its rows as text() answers them and as its layer shows them, and write()'s answer; with
+                    # `then_wait`, once more when text() answers rows again with no write (a frame's end never came).
+                    made = ("const box = document.createElement('div'); box.dataset.font = 'monospace'; document.body.appendChild(box); "
+                            "window.__preview = {box: box, preview: window.storefrontPreview(box, 20, 3, {width: 9, height: 18})};")
+                    look = ("const t = window.__preview, layer = t.box.querySelector('.storefront-preview'); "
+                            "return {text: t.preview.text(), drawn: Array.from(layer.children, (l) => l.textContent.replace(/\\s+$/, ''))};")
+                    driver.execute_script(made)
+                    answer["after"] = []
+                    for write in command["writes"]:
+                        shown = driver.execute_script("return window.__preview.preview.write(new TextEncoder().encode(arguments[0]));", write)
+                        answer["after"].append(dict(driver.execute_script(look), shown=shown))
+                    if command.get("then_wait"):
+                        try:
+                            WebDriverWait(driver, 5, poll_frequency=0.02).until(lambda d: d.execute_script("return window.__preview.preview.text() !== null;"))
+                            answer["after"].append(driver.execute_script(look))
+                        except TimeoutException:
+                            answer = {"ok": False, "error": "the frame was never drawn"}
+                    driver.execute_script("window.__preview.preview.remove(); window.__preview.box.remove();")
                 elif op == "wait_rows":
                     # Waits until the terminal's rows, each without its trailing spaces, are `rows`.
                     wanted = command["rows"]
@@ -225,7 +245,7 @@ def main():
                     try:
                         WebDriverWait(driver, command.get("timeout", 20), poll_frequency=0.02).until(lambda d: trimmed(d) == wanted)
                     except TimeoutException:
-                        answer = {"ok": False, "error": "the terminal's rows differ", "screen": screen(driver)}
+                        answer = {"ok": False, "error": "the terminal's rows differ", "screen": screen(driver), "wanted": wanted}
                 elif op == "count":
                     # How many elements match a selector, once that is `equals` (or at once without it).
                     selector, equals = command["selector"], command.get("equals")
