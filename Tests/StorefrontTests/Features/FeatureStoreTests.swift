@@ -37,6 +37,23 @@ struct FeatureStoreTests {
         await store.finish()
     }
 
+    /// A move that leaves the rows on screen while that unmarked read is pending marks the list loading: the window
+    /// follows the selection only once the count answers.
+    @Test func aMoveOffTheRowsWhileTheListIsReadAgainMarksItLoading() async throws {
+        let store = await TestStore(dependencies: stack.dependencies)
+        await store.setUp(.confirm)
+        store.send(.back) {
+            $0.shell.route = [.productList]
+            $0.productList.request += 1
+            $0.productList.pending = .count(keepSelection: true)
+        }
+        store.send(.moveToBottom) {
+            $0.productList.list.selectedIndex = $0.productList.list.totalCount - 1
+            $0.productList.list.isLoading = true
+        }
+        await store.skipInFlightEffects()
+    }
+
     @Test func typingASearchReadsTheMatchingWindow() async throws {
         let store = await TestStore(dependencies: stack.dependencies)
         store.send(.beginSearch) { $0.productList.list.isEditingQuery = true }

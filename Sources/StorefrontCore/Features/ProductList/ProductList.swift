@@ -191,10 +191,14 @@ public enum ProductListFeature {
         let target = ListSelection.clamped(list.selectedIndex + delta, count: list.totalCount)
         guard target != list.selectedIndex else { return .none }
         state.list.selectedIndex = target
-        // While the matches are being counted, the window waits for the count and follows the selection then.
-        if case .count = state.pending { return .none }
         // A move inside the window keeps its rows, the very same array, which the painter reuses row by row.
         let start = ListSelection.windowStart(selected: target, currentStart: list.windowStart, capacity: state.rowCapacity, total: list.totalCount)
+        // While the matches are being counted, the window waits for the count and follows the selection then; a count
+        // that started unmarked (a refresh) is marked once the selection leaves the rows on screen.
+        if case .count = state.pending {
+            if start != list.windowStart { state.list.isLoading = true }
+            return .none
+        }
         guard start != list.windowStart else { return .none }
         return showWindow(&state, env)
     }
