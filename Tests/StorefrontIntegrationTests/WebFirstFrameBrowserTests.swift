@@ -88,12 +88,16 @@ struct WebFirstFrameBrowserTests {
         try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
         try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
         try browser.must(["op": "preview", "text": "cart: empty"])
-        let begin = "\u{1B}[?2026h", end = "\u{1B}[?2026l"
-        let marked = try browser.must(["op": "preview_writes", "writes": ["\(begin)\u{1B}[1;1Htop", "\u{1B}[2;1Hmiddle", "\(end)\(begin)\u{1B}[3;1Hbot"]])
+        let begin = "\u{1B}[?2026h"
+        let end = "\u{1B}[?2026l"
+        let marked = try browser.must([
+            "op": "preview_writes", "writes": ["\(begin)\u{1B}[1;1Htop", "\u{1B}[2;1Hmiddle", "\(end)\(begin)\u{1B}[3;1Hbot"],
+        ])
         let after = try #require(marked["after"] as? [[String: Any]], "\(marked)")
         #expect(after.count == 3)
         for (index, step) in after.prefix(2).enumerated() {
-            #expect(step["text"] is NSNull && step["drawn"] as? [String] == ["", "", ""] && step["shown"] as? Bool == false, "write \(index): \(step)")
+            #expect(
+                step["text"] is NSNull && step["drawn"] as? [String] == ["", "", ""] && step["shown"] as? Bool == false, "write \(index): \(step)")
         }
         // The first frame's end draws it whole; the next frame, begun in the same write, waits for its own end.
         #expect(after[2]["drawn"] as? [String] == ["top", "middle", ""] && after[2]["text"] is NSNull, "\(after[2])")
