@@ -10,10 +10,7 @@ struct WebFirstFrameBrowserTests {
     /// Before xterm.js is there (or should it never come), the page's own terminal follows the window: the session is
     /// told the new size and the shop draws again at it, and the next visit's session starts at it.
     @Test func thePagesOwnTerminalFollowsTheWindowBeforeXtermJS() throws {
-        let server = try ServeProcess(command: WebFrontBrowserTests.web)
-        let browser = try Browser(width: 1100, height: 700)
-        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
-        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        let (server, browser) = try Self.tabWithoutXtermJS()
         let wide = try browser.must(["op": "preview", "text": "│", "any": ["▀", "▄"], "narrower_than": 10_000])
         let before = try #require(wide["size"] as? [Int], "\(wide)")
         try browser.must(["op": "window_size", "width": 800, "height": 500])
@@ -34,10 +31,7 @@ struct WebFirstFrameBrowserTests {
 
     /// A key pressed while the page's socket is still opening (the shop already painted) is held and sent at the open.
     @Test func aKeyPressedBeforeTheSocketOpensIsSentAtTheOpen() throws {
-        let server = try ServeProcess(command: WebFrontBrowserTests.web)
-        let browser = try Browser(width: 1100, height: 700)
-        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
-        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        let (server, browser) = try Self.tabWithoutXtermJS()
         try browser.must(["op": "preview", "text": "cart: empty"])
         // The next visit paints its shop from the page alone, while its socket is held connecting.
         try browser.must(["op": "hold_sockets"])
@@ -49,11 +43,8 @@ struct WebFirstFrameBrowserTests {
     }
 
     @Test func theShopShowsAndTakesKeysBeforeXtermJSIsThereAndXtermJSDrawsTheSameScreen() throws {
-        let server = try ServeProcess(command: WebFrontBrowserTests.web)
-        let browser = try Browser(width: 1100, height: 700)
         // This tab never gets xterm.js: all it shows comes from the page's inline scripts.
-        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
-        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        let (server, browser) = try Self.tabWithoutXtermJS()
         // The list's rows (box drawing) and the first product's picture (a colour mosaic of half blocks) are drawn.
         let shown = try rows(browser.must(["op": "preview", "text": "│", "any": ["▀", "▄"]]))
         #expect(shown.first?.contains("guest · cart: empty") == true && shown.joined().contains("Products"), "\(shown)")
@@ -83,10 +74,9 @@ struct WebFirstFrameBrowserTests {
     /// The page's preview draws a frame the shop marks as one (synchronized output) whole at its end, never a part of
     /// it; a frame whose end never comes is drawn after a short wait, as terminals that know the mode do.
     @Test func thePreviewDrawsAMarkedFrameWholeAtItsEnd() throws {
-        let server = try ServeProcess(command: WebFrontBrowserTests.web)
-        let browser = try Browser(width: 1100, height: 700)
-        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
-        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        // The server stays up while the tab is used: its session draws the page's preview.
+        let (server, browser) = try Self.tabWithoutXtermJS()
+        defer { withExtendedLifetime(server) {} }
         try browser.must(["op": "preview", "text": "cart: empty"])
         let begin = "\u{1B}[?2026h"
         let end = "\u{1B}[?2026l"
@@ -205,4 +195,13 @@ struct WebFirstFrameBrowserTests {
     }
 
     private func rows(_ answer: [String: Any]) -> [String] { answer["rows"] as? [String] ?? [] }
+
+    /// A web front, and a 1100x700 tab on its page that never gets xterm.js: the page's own scripts draw the shop.
+    private static func tabWithoutXtermJS() throws -> (server: ServeProcess, browser: Browser) {
+        let server = try ServeProcess(command: WebFrontBrowserTests.web)
+        let browser = try Browser(width: 1100, height: 700)
+        try browser.must(["op": "block", "urls": ["*/assets/xterm.*.js"]])
+        try browser.must(["op": "open", "url": "http://127.0.0.1:\(server.port)/"])
+        return (server, browser)
+    }
 }
