@@ -95,7 +95,8 @@ struct ServeWorkersTests {
         try server.waitForLog(#/session 2 closed: finished, pid \d+ exit 0, in a worker/#)
         let third = try TmuxTerminal()
         try server.connect(third, key: key)
-        #expect(try third.screen().contains("cart: 1 item"), "the cart filled after the host was lost was kept")
+        // The saved cart is read as the shop opens, so it may come a frame after the first: waited for, not read once.
+        try third.waitFor("cart: 1 item")
         try server.leave(third)
     }
 
