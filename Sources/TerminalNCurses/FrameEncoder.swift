@@ -14,6 +14,7 @@ struct FrameEncoder {
     let dialect: AnsiDialect
     /// Columns the C library gives a scalar (`wcwidth`), -1 for one it does not know: a cell measured otherwise
     /// is written in pieces, as curses would, so the terminal's cursor ends where the frame's does.
+    /// Each scalar is asked once (`ScalarWidths`).
     let width: (UInt32) -> Int
     /// The bytes of the last `encode`.
     /// Written only by the encoder and its extensions.
@@ -43,7 +44,7 @@ struct FrameEncoder {
     init(dialect: AnsiDialect, marksFrames: Bool = false, width: @escaping (UInt32) -> Int) {
         self.dialect = dialect
         self.marksFrames = marksFrames
-        self.width = width
+        self.width = ScalarWidths(width).width(of:)
         looks = Self.penLooks(dialect.colorMode)
         erasable = looks.map { !$0.underline && !$0.reverse && ($0.background < 0 || dialect.erasesInBackground) }
         transitions = PenTransitions.of(dialect.colorMode)
@@ -149,7 +150,7 @@ struct FrameEncoder {
     /// IL or DL `count` lines at `row`; both leave the cursor at the row's first column.
     private mutating func lineCommand(at row: Int, count: Int, final: UInt8) {
         if cursor.map({ $0.row != row || $0.column != 0 }) ?? true { cup((row, 0)) }
-        output.append(contentsOf: [0x1B, 0x5B])
+        appendCSI()
         if count != 1 { appendDecimal(count) }
         output.append(final)
         cursor = (row, 0)
@@ -192,7 +193,7 @@ struct FrameEncoder {
                         if dialect.erasesCharacters, changed > 3 + Self.digits(run) {
                             moveCursor(to: (row, column), in: cells, columns: columns)
                             setPen(target)
-                            output.append(contentsOf: [0x1B, 0x5B])
+                            appendCSI()
                             appendDecimal(run)
                             output.append(0x58)
                             column += run
@@ -242,7 +243,7 @@ struct FrameEncoder {
             }
         }
         guard forwardCost < cupCost else { return cup(target) }
-        output.append(contentsOf: [0x1B, 0x5B])
+        appendCSI()
         if gap != 1 { appendDecimal(gap) }
         output.append(0x43)
         cursor = target
@@ -258,7 +259,7 @@ struct FrameEncoder {
     }
 
     private mutating func cup(_ target: (row: Int, column: Int)) {
-        output.append(contentsOf: [0x1B, 0x5B])
+        appendCSI()
         // Row and column default to 1: "\e[H" is home, "\e[5H" the fifth row's start.
         if target != (0, 0) { appendDecimal(target.row + 1) }
         if target.column != 0 {
@@ -279,22 +280,6 @@ struct FrameEncoder {
             output.append(contentsOf: transitions.sequence(from: pen.flatMap { $0 < Self.picturePens ? $0 : nil }, to: target))
             return
         }
-        let colors = target - Self.picturePens
-        let foreground = colors >> 8
-        let background = colors & 0xFF
-        // From another picture pen only the colour that changed; from a role's, a reset first (bold, underline, reverse).
-        let previous = pen.flatMap { $0 >= Self.picturePens ? $0 - Self.picturePens : nil }
-        output.append(contentsOf: [0x1B, 0x5B])
-        var parts: [(Int, Int)] = []
-        if previous.map({ $0 >> 8 != foreground }) ?? true { parts.append((38, foreground)) }
-        if previous.map({ $0 & 0xFF != background }) ?? true { parts.append((48, background)) }
-        if previous == nil { output.append(contentsOf: [0x30, 0x3B]) }
-        for (index, part) in parts.enumerated() {
-            if index > 0 { output.append(0x3B) }
-            appendDecimal(part.0)
-            output.append(contentsOf: [0x3B, 0x35, 0x3B])
-            appendDecimal(part.1)
-        }
-        output.append(0x6D)
+        appendPictureSGR(target - Self.picturePens, from: pen.flatMap { $0 >= Self.picturePens ? $0 - Self.picturePens : nil })
     }
 }
