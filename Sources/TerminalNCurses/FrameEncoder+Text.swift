@@ -1,3 +1,4 @@
+import LiveObjects
 import StorefrontUI
 
 extension FrameEncoder {
@@ -76,7 +77,7 @@ extension FrameEncoder {
 
 /// The C library's width of each scalar a frame draws, remembered: `wcwidth` reads the locale's tables at every call,
 /// and a picture's rows ask it for each of their block symbols.
-final class ScalarWidths {
+final class ScalarWidths: LiveObject {
     private let measure: (UInt32) -> Int
     /// Direct-mapped by the scalar's low byte: the scalar in the high 32 bits, its width + 2 in the low (0: empty).
     private var entries = [UInt64](repeating: 0, count: 256)
