@@ -188,7 +188,7 @@ final class TerminalEvents {
                 if index + 1 < inputs.count, case .key = inputs[index + 1] { continue }
                 program.enqueue(contentsOf: keys)
                 keys.removeAll(keepingCapacity: true)
-                if program.state.isQuitting { return .quit }
+                if program.reading({ $0.isQuitting }) { return .quit }
                 continue
             }
             switch input {
@@ -210,7 +210,7 @@ final class TerminalEvents {
                 screen.invalidate()
                 program.picturesChanged()
             }
-            if program.state.isQuitting { return .quit }
+            if program.reading({ $0.isQuitting }) { return .quit }
         }
         return nil
     }

@@ -48,6 +48,12 @@ public final class Program {
 
     public var state: StorefrontState { viewModel.state }
 
+    /// What `body` makes of the current state, lent in place: `state` is a copy, which retains and releases every
+    /// string and array in it, at every key where a host only asks one thing of it. `body` must not send actions.
+    public func reading<Answer>(_ body: (borrowing StorefrontState) -> Answer) -> Answer {
+        viewModel.reading(body)
+    }
+
     private static func pictureFill(source: (any PictureMosaics)?, backend: any TerminalBackend) -> PictureFill {
         PictureFill(
             source: backend.pictures.showsPictures ? source : nil, graphics: backend.pictures.graphics,
@@ -127,14 +133,14 @@ public final class Program {
     /// Draws the current state now.
     public func draw() {
         needsDraw = false
-        var drawn = layout(viewModel.state, backend.size, charset: backend.charset, pictures: backend.pictures, previous: onScreen)
+        var drawn = viewModel.reading { layout($0, backend.size, charset: backend.charset, pictures: backend.pictures, previous: onScreen) }
         // A picture not drawn yet is asked for; when it comes, the frame is drawn again if it still shows its slot.
         pictures.draw(into: &drawn) { [weak self] slot in
             guard let self, self.onScreen?.pictureSlots.contains(slot) == true else { return }
             self.stateChanged(self.viewModel.state)
         }
         onScreen = drawn
-        backend.draw(drawn, for: viewModel.state)
+        viewModel.reading { backend.draw(drawn, for: $0) }
     }
 
     /// The frame last drawn: what a click lands on.

@@ -13,7 +13,7 @@ public protocol TerminalBackend: AnyObject {
     var cellPixels: CellPixels { get }
     /// When frames are drawn.
     var timing: FrameTiming { get }
-    /// Shows `frame`, laid out for `state`.
+    /// Shows `frame`, laid out for `state`, which is lent: a backend sends no action from here.
     func draw(_ frame: Frame, for state: StorefrontState)
 }
 
