@@ -1,4 +1,5 @@
 import Foundation
+import LiveObjects
 import StorefrontUI
 import Testing
 
@@ -33,6 +34,23 @@ struct FrameEncoderTests {
         var encoder = Self.encoder()
         encoder.encode(from: nil, to: Self.frame { $0.put("Hi", column: 2, row: 1, style: Style(.price)) })
         #expect(Self.text(encoder) == "\u{1B}(B\u{1B}[m\u{1B}[H\u{1B}[2J\u{1B}[2;3H\u{1B}[38;5;114mHi")
+    }
+
+    /// The encoder asks the C library a scalar's width once while it stays remembered; two scalars that share a slot
+    /// (the same low byte) each get their own width, and a width the library does not know (-1) is remembered too.
+    @Test func aScalarsWidthIsAskedOnceAndScalarsSharingASlotKeepTheirOwn() {
+        let asked = Asked()
+        let widths = ScalarWidths { code in
+            asked.codes.append(code)
+            return code == 0x4E80 ? 2 : code == 0xE080 ? -1 : 1
+        }
+        #expect([0x2580, 0x2580, 0x4E80, 0x4E80, 0xE080, 0xE080, 0x2580].map { widths.width(of: $0) } == [1, 1, 2, 2, -1, -1, 1])
+        #expect(asked.codes == [0x2580, 0x4E80, 0xE080, 0x2580], "asked again only after another scalar took its slot")
+    }
+
+    /// The scalars a measure was asked for, in order.
+    final class Asked: LiveObject {
+        var codes: [UInt32] = []
     }
 
     @Test func aSessionAskedForSynchronizedOutputMarksEachFrameAndNothingWhenNothingChanged() {
