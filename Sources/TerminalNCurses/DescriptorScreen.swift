@@ -21,9 +21,7 @@ final class DescriptorScreen: SessionScreen {
     let descriptor: Int32
     private var encoder: FrameEncoder
     private var previous: Frame?
-    private var keys = KeyBytes()
-    /// Keys typed before the screen opened: the first `readKeys` decodes them before what it reads.
-    private var typedAhead: [UInt8]
+    private var keys: KeyReader
     private let type: TerminalType
     private let mouse: Bool
     private var saved: termios
@@ -66,7 +64,7 @@ final class DescriptorScreen: SessionScreen {
         cfmakeraw(&raw)
         _ = tcsetattr(descriptor, TCSANOW, &raw)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        typedAhead = typeahead
+        keys = KeyReader(typedAhead: typeahead)
         size = measuredSize() ?? size
         var entering = type.enter
         if mouse { entering += type.mouseOn }
@@ -96,28 +94,15 @@ final class DescriptorScreen: SessionScreen {
 
     func readKeys() -> [NCursesScreen.Input] {
         guard isActive else { return [] }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var decoded = keys.decode(typedAhead)
-        typedAhead = []
-        while true {
-            let count = read(descriptor, &buffer, buffer.count)
-            if count > 0 {
-                decoded += keys.decode(buffer.prefix(count))
-                if count < buffer.count { break }
-                continue
-            }
-            if count < 0, errno == EINTR { continue }
-            // 0 or EIO: the server closed the pty's other side.
-            if count == 0 || errno != EAGAIN { isGone = true }
-            break
-        }
-        return NCursesScreen.inputs(from: decoded)
+        let (inputs, closed) = keys.read(descriptor, blocking: false)
+        if closed { isGone = true }
+        return inputs
     }
 
     var waitsForEscape: Bool { keys.isWaiting }
 
     func flushKeys() -> [NCursesScreen.Input] {
-        NCursesScreen.inputs(from: keys.flush())
+        keys.flush()
     }
 
     func adoptTerminalSize() -> Size {

@@ -44,6 +44,10 @@ struct KeyBytes {
                 case .ignored(let length):
                     index += length
                     continue
+                case .characters(let characters, let length):
+                    decoded += characters.map { (false, $0) }
+                    index += length
+                    continue
                 case .incomplete, .notOne:
                     // ESC as a character: the Escape key, or the start of an SGR mouse report or a late answer, which
                     // `inputs(from:)` reads from the characters that follow.
@@ -75,6 +79,8 @@ struct KeyBytes {
         case key(Int32, length: Int)
         /// A sequence the shop has no key for (F-keys, Insert, Delete, modified keys it does not bind, focus reports).
         case ignored(length: Int)
+        /// A sequence read as other characters: an old-style mouse report, in the SGR form.
+        case characters([UInt32], length: Int)
         case incomplete
         case notOne
     }
@@ -105,9 +111,13 @@ struct KeyBytes {
         if start + 2 < bytes.count, bytes[start + 2] == UInt8(ascii: "[") {
             return start + 3 < bytes.count ? .ignored(length: 4) : .incomplete
         }
-        // The old mouse encoding: ESC [ M and three bytes; the shop asked for SGR, so a terminal without it is ignored.
+        // The old mouse encoding (ESC [ M and three bytes, each its value plus 32), from a terminal that does not speak
+        // the SGR form the shop asked for: passed on in that form, which `inputs(from:)` reads.
         if start + 2 < bytes.count, bytes[start + 2] == UInt8(ascii: "M") {
-            return start + 5 < bytes.count ? .ignored(length: 6) : .incomplete
+            guard start + 5 < bytes.count else { return .incomplete }
+            let (button, column, row) = (Int(bytes[start + 3]) - 32, Int(bytes[start + 4]) - 32, Int(bytes[start + 5]) - 32)
+            guard button >= 0, column >= 1, row >= 1 else { return .ignored(length: 6) }
+            return .characters(Array("\u{1B}[<\(button);\(column);\(row)M".unicodeScalars.map(\.value)), length: 6)
         }
         // CSI: parameters (digits, ';', '?'), then a final byte.
         var index = start + 2

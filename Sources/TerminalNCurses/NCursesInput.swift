@@ -2,13 +2,13 @@ import CNCurses
 import Foundation
 import StorefrontUI
 
-/// Reading keys: what curses decodes from stdin, turned into the shop's inputs. The drawing is in
-/// NCursesScreen.swift; both run on the main queue, one call at a time.
+/// Reading keys: what curses (or, where the terminal speaks ANSI, `KeyReader`) decodes from stdin, turned into the
+/// shop's inputs. The drawing is in NCursesScreen.swift; both run on the main queue, one call at a time.
 extension NCursesScreen: SessionScreen {
-    /// Curses waits out the escape delay itself, inside its read.
-    var waitsForEscape: Bool { false }
-    func flushKeys() -> [Input] { [] }
-    /// Curses' terminal going away shows as a read with nothing in it.
+    /// Curses waits out the escape delay itself, inside its read; the shop's own decoder leaves it to the caller.
+    var waitsForEscape: Bool { directKeys?.isWaiting ?? false }
+    func flushKeys() -> [Input] { directKeys?.flush() ?? [] }
+    /// The terminal going away shows as a read with nothing in it.
     var isGone: Bool { false }
     func write(_ text: String) { writeAll(text, to: STDOUT_FILENO) }
 
@@ -28,6 +28,7 @@ extension NCursesScreen: SessionScreen {
     /// Every key waiting on stdin, decoded; empty when none is.
     func readKeys() -> [Input] {
         guard isActive else { return [] }
+        if directKeys != nil { return directKeys!.read(STDIN_FILENO, blocking: true).inputs }
         var read: [(isKeyCode: Bool, value: UInt32)] = []
         var character: wint_t = 0
         while true {

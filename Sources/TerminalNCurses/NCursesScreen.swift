@@ -46,6 +46,9 @@ final class NCursesScreen {
     /// terminfo entry was checked to speak ANSI (`AnsiDialect`), written to `outputFD`.
     private var encoder: FrameEncoder?
     private let outputFD: Int32
+    /// Where the terminal speaks ANSI (the shop writes its frames), keys are read and decoded without curses, a
+    /// read for all that waits; nil where curses decodes them by the terminal's entry.
+    var directKeys: KeyReader?
     /// Curses attributes and colour pair per style role, indexed by the role's raw value.
     private var roleAttributes: [(attr_t, Int16)] = []
     private(set) var isActive = false
@@ -84,10 +87,14 @@ final class NCursesScreen {
         self.screen = screen
         isActive = true
         colorMode = Self.enterModes(theme: theme, environment: environment, mouse: mouse, background: background)
-        // Handed back last first: curses reads what was pushed back last before the rest.
-        for byte in typeahead.reversed() { ungetch(Int32(byte)) }
         outputFD = STDOUT_FILENO
         encoder = Self.encoder(colorMode: colorMode, environment: environment)
+        if encoder != nil {
+            directKeys = KeyReader(typedAhead: typeahead)
+        } else {
+            // Handed back last first: curses reads what was pushed back last before the rest.
+            for byte in typeahead.reversed() { ungetch(Int32(byte)) }
+        }
         if measured, encoder == nil { resize_term(Int32(bounded.rows), Int32(bounded.columns)) }
         size = measured ? bounded : Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
         Self.settleFirstOutput(cursesDraws: encoder == nil)

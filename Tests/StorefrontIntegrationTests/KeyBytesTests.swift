@@ -4,7 +4,7 @@ import Testing
 
 @testable import TerminalNCurses
 
-/// A worker's sessions decode their keys without curses: every sequence a real terminal sends for the shop's keys
+/// A worker's sessions, and a local terminal that speaks ANSI, decode their keys without curses: every sequence a real terminal sends for the shop's keys
 /// reads as curses' decoding of it does, in both cursor modes, cut anywhere by a read.
 @MainActor
 @Suite("Keys decoded without curses", .ownThreads)
@@ -52,7 +52,11 @@ struct KeyBytesTests {
         #expect(
             inputs("\u{1B}[?62;22c?") == [.terminalSaid(.deviceAttributes([62, 22])), .key(.character("?"))],
             "a DA1 answer is the terminal's, not the help key")
-        #expect(inputs("\u{1B}[M !!") == [], "the old mouse encoding is not asked for, and dropped")
+        // The old encoding, from a terminal without the SGR form: each byte its value plus 32.
+        #expect(inputs("\u{1B}[M +&") == [.click(column: 10, row: 5)])
+        #expect(inputs("\u{1B}[M#+&") == [], "its release")
+        #expect(inputs("\u{1B}[Ma!!") == [.wheel(down: true)])
+        #expect(inputs("\u{1B}[M\u{1F}!!q") == [.key(.character("q"))], "a malformed one is dropped whole")
     }
 
     @Test func aSequenceCutByAReadWaitsForItsRest() {
