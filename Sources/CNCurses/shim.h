@@ -252,6 +252,14 @@ static inline int sf_keys_poll_wait(int poll, unsigned long long *keys, int *hun
     return ready;
 }
 
+/// libdispatch's main queue and `dispatch_sync_f`, declared here: its own header needs blocks and the toolchain's
+/// include path. The function form runs `work(context)` with no block made and copied for it.
+struct dispatch_queue_static_s;
+extern struct dispatch_queue_static_s _dispatch_main_q;
+extern void dispatch_sync_f(void *queue, void *context, void (*work)(void *));
+/// Runs `work(context)` on the main queue and returns after it: on the calling thread while the queue is idle.
+static inline void sf_sync_on_main_queue(void *context, void (*work)(void *)) { dispatch_sync_f(&_dispatch_main_q, context, work); }
+
 /// Names the calling thread (at most 15 bytes are kept), as `top -H`, `ps -L` and perf show it.
 static inline void sf_name_this_thread(const char *name) { prctl(PR_SET_NAME, name, 0, 0, 0); }
 

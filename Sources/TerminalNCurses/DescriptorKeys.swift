@@ -8,7 +8,7 @@ import LiveObjects
 ///
 /// A dispatch source per descriptor costs every key three wake-ups: the kernel wakes dispatch's manager thread, which
 /// wakes a thread to drain the main queue, whose handler pokes the manager again to re-arm the source. Here the kernel
-/// wakes this thread, once for all the descriptors ready at that moment, and `DispatchQueue.main.sync` runs their
+/// wakes this thread, once for all the descriptors ready at that moment, and `syncOnMainQueue` runs their
 /// handlers right on it while the main queue is idle, as `KeyWaiter` does for a process's own terminal. In a burst a
 /// worker's 128 sessions cost a few wake-ups, not hundreds (docs/BENCHMARKS.md, "Sessions in workers").
 ///
@@ -70,7 +70,7 @@ final class DescriptorKeys {
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return }
             let ready = (0..<Int(count)).map { (keys[$0], hungUp[$0] != 0) }
-            DispatchQueue.main.sync {
+            syncOnMainQueue {
                 MainActor.assumeIsolated { shared.handle(ready) }
             }
         }

@@ -7,7 +7,7 @@ import LiveObjects
 ///
 /// A dispatch source on the main queue costs every key two wake-ups: the kernel wakes dispatch's
 /// manager thread, which then wakes a worker to drain the main queue. This thread is the one the
-/// kernel wakes, and `DispatchQueue.main.sync` runs the handler right on it while the main queue is
+/// kernel wakes, and `syncOnMainQueue` runs the handler right on it while the main queue is
 /// idle (waiting, as any main-queue work does, while it is not), so a key costs one wake-up.
 ///
 /// Order of calls: `init` → `start` → the handler runs each time stdin is readable → `stop`, once,
@@ -59,10 +59,11 @@ final class KeyWaiter: @unchecked Sendable {
             var available: Int32 = 0
             if ioctl(0, UInt(FIONREAD), &available) != 0 { available = 0 }
             let handler = self.handler
-            let stopped: Bool = DispatchQueue.main.sync {
+            var stopped = false
+            syncOnMainQueue {
                 MainActor.assumeIsolated {
                     handler(Int(available))
-                    return isStopped
+                    stopped = isStopped
                 }
             }
             if stopped { return }
