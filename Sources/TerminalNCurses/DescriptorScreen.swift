@@ -64,7 +64,7 @@ final class DescriptorScreen: SessionScreen {
         cfmakeraw(&raw)
         _ = tcsetattr(descriptor, TCSANOW, &raw)
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        keys = KeyReader(typedAhead: typeahead)
+        keys = KeyReader(typedAhead: typeahead, mouse: mouse)
         size = measuredSize() ?? size
         var entering = type.enter
         if mouse { entering += type.mouseOn }

@@ -11,9 +11,12 @@ struct KeyReader {
     private var keys = KeyBytes()
     /// Keys typed before the screen opened: the first `read` decodes them before what it reads.
     private var typedAhead: [UInt8]
+    /// Clicks and the wheel are on; off, a mouse report (which the terminal was not asked for) is read and dropped.
+    private let mouse: Bool
 
-    init(typedAhead: [UInt8]) {
+    init(typedAhead: [UInt8], mouse: Bool) {
         self.typedAhead = typedAhead
+        self.mouse = mouse
     }
 
     /// True when bytes of an escape sequence cut by a read wait for the rest.
@@ -46,11 +49,22 @@ struct KeyReader {
                 break
             }
         }
-        return (NCursesScreen.inputs(from: decoded), isGone)
+        return (inputs(decoded), isGone)
     }
 
     /// What is pending, read as typed: the escape delay passed with nothing more of its sequence.
     mutating func flush() -> [NCursesScreen.Input] {
-        NCursesScreen.inputs(from: keys.flush())
+        inputs(keys.flush())
+    }
+
+    private func inputs(_ decoded: [(isKeyCode: Bool, value: UInt32)]) -> [NCursesScreen.Input] {
+        let inputs = NCursesScreen.inputs(from: decoded)
+        guard !mouse else { return inputs }
+        return inputs.filter {
+            switch $0 {
+            case .click, .wheel: false
+            default: true
+            }
+        }
     }
 }

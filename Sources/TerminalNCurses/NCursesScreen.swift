@@ -90,7 +90,7 @@ final class NCursesScreen {
         outputFD = STDOUT_FILENO
         encoder = Self.encoder(colorMode: colorMode, environment: environment)
         if encoder != nil {
-            directKeys = KeyReader(typedAhead: typeahead)
+            directKeys = KeyReader(typedAhead: typeahead, mouse: mouse)
         } else {
             // Handed back last first: curses reads what was pushed back last before the rest.
             for byte in typeahead.reversed() { ungetch(Int32(byte)) }

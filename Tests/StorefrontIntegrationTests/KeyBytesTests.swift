@@ -59,6 +59,21 @@ struct KeyBytesTests {
         #expect(inputs("\u{1B}[M\u{1F}!!q") == [.key(.character("q"))], "a malformed one is dropped whole")
     }
 
+    @Test func aReaderTakesEveryWaitingByteAndDropsMouseReportsWithTheMouseOff() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let sent = Array("j\u{1B}[<0;11;6Mk\u{1B}OB".utf8)
+        #expect(write(ends[1], sent, sent.count) == sent.count)
+        close(ends[1])
+        var off = KeyReader(typedAhead: Array("q".utf8), mouse: false)
+        let read = off.read(ends[0], blocking: true)
+        #expect(read.inputs == [.key(.character("q")), .key(.character("j")), .key(.character("k")), .key(.down)])
+        #expect(!read.isGone, "a blocking descriptor is read as far as it holds, never to its end")
+        var on = KeyReader(typedAhead: Array("\u{1B}[<0;11;6M".utf8), mouse: true)
+        #expect(on.read(ends[0], blocking: true).inputs == [.click(column: 10, row: 5)], "typed ahead, with the mouse on")
+    }
+
     @Test func aSequenceCutByAReadWaitsForItsRest() {
         var keys = KeyBytes()
         #expect(keys.decode(Array("j\u{1B}[".utf8)).map(\.value) == [UInt32(UInt8(ascii: "j"))])
