@@ -28,7 +28,7 @@ extension NCursesScreen: SessionScreen {
     /// Every key waiting on stdin, decoded; empty when none is.
     func readKeys() -> [Input] {
         guard isActive else { return [] }
-        if directKeys != nil { return directKeys!.read(STDIN_FILENO, blocking: true).inputs }
+        if let direct = directKeys?.read(STDIN_FILENO, blocking: true) { return direct.inputs }
         var read: [(isKeyCode: Bool, value: UInt32)] = []
         var character: wint_t = 0
         while true {

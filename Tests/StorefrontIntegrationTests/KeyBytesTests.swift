@@ -4,8 +4,8 @@ import Testing
 
 @testable import TerminalNCurses
 
-/// A worker's sessions, and a local terminal that speaks ANSI, decode their keys without curses: every sequence a real terminal sends for the shop's keys
-/// reads as curses' decoding of it does, in both cursor modes, cut anywhere by a read.
+/// A worker's sessions, and a local terminal that speaks ANSI, decode their keys without curses: every sequence a real
+/// terminal sends for the shop's keys reads as curses' decoding of it does, in both cursor modes, cut anywhere by a read.
 @MainActor
 @Suite("Keys decoded without curses", .ownThreads)
 struct KeyBytesTests {
