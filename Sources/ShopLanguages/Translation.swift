@@ -104,37 +104,48 @@ public struct Translation: Sendable {
     }
 
     /// `format` with each `%@` filled in order, `%1$@` by position, and `%%` read as `%`.
+    ///
+    /// Read as UTF-8 bytes: every directive is ASCII, and a title filled at every key would otherwise walk its
+    /// characters through the grapheme rules.
     public static func fill(_ format: String, _ arguments: [String]) -> String {
-        guard format.utf8.contains(UInt8(ascii: "%")) else { return format }
+        let percent = UInt8(ascii: "%")
+        let bytes = format.utf8
+        guard bytes.contains(percent) else { return format }
         var out = ""
         var next = 0
-        var characters = format[...]
-        while let percent = characters.firstIndex(of: "%") {
-            out += characters[..<percent]
-            var rest = characters[characters.index(after: percent)...]
-            if rest.first == "%" {
+        var copied = bytes.startIndex
+        while let found = bytes[copied...].firstIndex(of: percent) {
+            out += format[copied..<found]
+            var rest = bytes.index(after: found)
+            if rest < bytes.endIndex, bytes[rest] == percent {
                 out += "%"
-                characters = rest.dropFirst()
+                copied = bytes.index(after: rest)
                 continue
             }
+            // A position: digits then `$`; past four digits no argument can be meant, and none is.
             var position: Int?
-            let digits = rest.prefix { $0.isASCII && $0.isNumber }
-            if !digits.isEmpty, rest.dropFirst(digits.count).hasPrefix("$") {
-                position = Int(digits).map { $0 - 1 }
-                rest = rest.dropFirst(digits.count + 1)
+            var digitsEnd = rest
+            var value = 0
+            while digitsEnd < bytes.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[digitsEnd]) {
+                value = min(value * 10 + Int(bytes[digitsEnd] - UInt8(ascii: "0")), 10_000)
+                digitsEnd = bytes.index(after: digitsEnd)
             }
-            guard rest.first == "@" else {
+            if digitsEnd != rest, digitsEnd < bytes.endIndex, bytes[digitsEnd] == UInt8(ascii: "$") {
+                position = value - 1
+                rest = bytes.index(after: digitsEnd)
+            }
+            guard rest < bytes.endIndex, bytes[rest] == UInt8(ascii: "@") else {
                 // Not a directive the shop writes: kept as it is.
                 out += "%"
-                characters = characters[characters.index(after: percent)...]
+                copied = bytes.index(after: found)
                 continue
             }
             let index = position ?? next
             next = index + 1
             out += index >= 0 && index < arguments.count ? arguments[index] : ""
-            characters = rest.dropFirst()
+            copied = bytes.index(after: rest)
         }
-        return out + characters
+        return out + format[copied...]
     }
 }
 

@@ -127,6 +127,9 @@ struct LanguageTests {
     @Test func aTranslationFillsArgumentsInItsOwnOrderAndFallsBackToEnglish() {
         #expect(Translation.fill("%2$@ liegt in %1$@", ["Ontario", "K1A"]) == "K1A liegt in Ontario")
         #expect(Translation.fill("%@ und %@ zu 100%%", ["a", "b"]) == "a und b zu 100%")
+        #expect(Translation.fill("« %@ » — %@ €", ["Thé", "5"]) == "« Thé » — 5 €", "text around directives kept whole")
+        #expect(Translation.fill("%3$@|%9$@|%99999999999999999999$@|%0$@", ["a", "b", "c"]) == "c|||", "no such argument: nothing")
+        #expect(Translation.fill("50% off, %d, %1x and 100%", ["a"]) == "50% off, %d, %1x and 100%", "not a directive: kept")
         let german = Translation.for(.german)
         #expect(german.string("Your cart") == "Ihr Warenkorb")
         #expect(german.string(.plural("cart: \(3) item", "cart: \(3) items", count: 3)) == "Warenkorb: 3 Artikel")
