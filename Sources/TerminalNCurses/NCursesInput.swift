@@ -25,6 +25,15 @@ extension NCursesScreen: SessionScreen {
         case terminalSaid(TerminalAnswer)
     }
 
+    /// The reader of keys without curses where the shop writes its frames, holding the keys typed ahead; nil where
+    /// curses reads them, the keys typed ahead handed back to it.
+    static func keyReader(writesDirectly: Bool, typeahead: [UInt8], mouse: Bool) -> KeyReader? {
+        if writesDirectly { return KeyReader(typedAhead: typeahead, mouse: mouse) }
+        // Handed back last first: curses reads what was pushed back last before the rest.
+        for byte in typeahead.reversed() { ungetch(Int32(byte)) }
+        return nil
+    }
+
     /// Every key waiting on stdin, decoded; empty when none is.
     func readKeys() -> [Input] {
         guard isActive else { return [] }

@@ -89,12 +89,7 @@ final class NCursesScreen {
         colorMode = Self.enterModes(theme: theme, environment: environment, mouse: mouse, background: background)
         outputFD = STDOUT_FILENO
         encoder = Self.encoder(colorMode: colorMode, environment: environment)
-        if encoder != nil {
-            directKeys = KeyReader(typedAhead: typeahead, mouse: mouse)
-        } else {
-            // Handed back last first: curses reads what was pushed back last before the rest.
-            for byte in typeahead.reversed() { ungetch(Int32(byte)) }
-        }
+        directKeys = Self.keyReader(writesDirectly: encoder != nil, typeahead: typeahead, mouse: mouse)
         if measured, encoder == nil { resize_term(Int32(bounded.rows), Int32(bounded.columns)) }
         size = measured ? bounded : Size(columns: Int(getmaxx(sf_stdscr())), rows: Int(getmaxy(sf_stdscr())))
         Self.settleFirstOutput(cursesDraws: encoder == nil)
