@@ -97,13 +97,21 @@ struct Painter {
     /// Splits `text` into lines of at most `width` columns at spaces; paragraphs stay apart.
     func wrapped(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
-        if let lines = wrappedASCII(text, width: width) { return lines }
+        // Printable ASCII is split and measured as bytes, a column a byte, not walked by Characters with each word made a
+        // `String` to measure: a preview's description is wrapped at every move.
+        let isASCII = text.utf8.allSatisfy { $0 == UInt8(ascii: "\n") || ($0 >= 0x20 && $0 < 0x7F) }
+        let paragraphs: [[Substring]] =
+            isASCII
+            ? text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { paragraph in
+                paragraph.split(separator: UInt8(ascii: " ")).map { Substring($0) }
+            }
+            : text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.split(separator: " ") }
         var lines: [String] = []
-        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for words in paragraphs {
             var line = ""
             var lineWidth = 0
-            for word in paragraph.split(separator: " ") {
-                let w = self.width(String(word))
+            for word in words {
+                let w = isASCII ? word.utf8.count : self.width(String(word))
                 if lineWidth > 0, lineWidth + 1 + w > width {
                     lines.append(line)
                     line = ""
@@ -125,35 +133,6 @@ struct Painter {
                 lineWidth += w
             }
             lines.append(line)
-        }
-        return lines
-    }
-
-    /// `wrapped` for printable ASCII and line feeds, a column a byte: read as bytes, with no word made a `String` to be
-    /// measured (a preview's description is wrapped at every move); nil for any other text.
-    private func wrappedASCII(_ text: String, width: Int) -> [String]? {
-        let newline = UInt8(ascii: "\n")
-        let space = UInt8(ascii: " ")
-        let bytes = text.utf8
-        guard bytes.allSatisfy({ $0 == newline || ($0 >= 0x20 && $0 < 0x7F) }) else { return nil }
-        var lines: [String] = []
-        for paragraph in bytes.split(separator: newline, omittingEmptySubsequences: false) {
-            var line: [UInt8] = []
-            for word in paragraph.split(separator: space) {
-                if !line.isEmpty, line.count + 1 + word.count > width {
-                    lines.append(String(decoding: line, as: UTF8.self))
-                    line.removeAll(keepingCapacity: true)
-                }
-                if word.count > width {
-                    if !line.isEmpty { lines.append(String(decoding: line, as: UTF8.self)) }
-                    lines.append(truncated(String(decoding: word, as: UTF8.self), to: width))
-                    line.removeAll(keepingCapacity: true)
-                    continue
-                }
-                if !line.isEmpty { line.append(space) }
-                line += word
-            }
-            lines.append(String(decoding: line, as: UTF8.self))
         }
         return lines
     }
