@@ -25,8 +25,11 @@ struct KeyReader {
     /// The inputs waiting on `descriptor`, and whether its other side closed. A descriptor in blocking mode (a local
     /// terminal, whose open file the shell shares, so it is never made non-blocking) is read only as far as it holds.
     mutating func read(_ descriptor: Int32, blocking: Bool) -> (inputs: [NCursesScreen.Input], isGone: Bool) {
-        var decoded = keys.decode(typedAhead)
-        typedAhead = []
+        var decoded: [(isKeyCode: Bool, value: UInt32)] = []
+        if !typedAhead.isEmpty {
+            decoded = keys.decode(typedAhead)
+            typedAhead = []
+        }
         var isGone = false
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4096) { buffer in
             while true {
