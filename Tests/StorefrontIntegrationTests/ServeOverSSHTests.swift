@@ -134,13 +134,8 @@ struct ServeOverSSHTests {
     @Test func keysAndAResizeWhileTheShopStartsReachIt() throws {
         let server = try ServeProcess()
         let key = try server.makeClientKey("early")
-        // The host names itself `storefront session-host` once it is ready to fork.
-        var ready: pid_t?
-        _ = ProcessTree.waitUntil(timeout: .seconds(15)) {
-            ready = ProcessTree.child(of: server.pid, named: "session-host")
-            return ready != nil
-        }
-        let host = try #require(ready, "the server's session host, ready")
+        // The server names its host once it has started it; stopped before it is ready to fork, it forks nothing either.
+        let host = try #require(pid_t(try server.waitForLog(#/forked from a session host, pid (\d+)/#).output.1), "the session host's pid")
         // A spare worker forked before the stop would start the session at once; it is held too.
         // Stopped for certain before its children are listed: a host not yet stopped could still fork one after.
         try ProcessTree.stop(host)
