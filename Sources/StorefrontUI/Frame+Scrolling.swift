@@ -25,21 +25,30 @@ extension Frame {
     public func scrollBand(from old: Frame) -> (rows: ClosedRange<Int>, offset: Int)? {
         guard old.size == size else { return nil }
         let rows = size.rows
+        // Each row compared in place once. Only a changed row can be gained, so an offset under which fewer than two
+        // changed rows are found moved is passed over before its unchanged rows are compared: a move in a list
+        // changes a handful of rows, and every other row of a tall frame would be compared six times over.
+        let changed = (0..<rows).filter { !self.row($0, matches: old) }
+        guard changed.count >= 2 else { return nil }
+        var inPlace = [Bool](repeating: true, count: rows)
+        for row in changed { inPlace[row] = false }
         var best: (rows: ClosedRange<Int>, offset: Int, gain: Int)?
         for offset in [-1, 1, -3, 3, -2, 2] {
             // New row r shows old row r - offset.
             let first = max(0, offset)
             let end = min(rows, rows + offset)
             guard first < end else { continue }
+            let moved = changed.filter { $0 >= first && $0 < end && self.row($0, matches: old, row: $0 - offset) }
+            guard moved.count >= 2 else { continue }
             var start: Int?
             var gain = 0
             for row in first...end {
-                if row < end, self.row(row, matches: old, row: row - offset) {
+                if row < end, inPlace[row] ? self.row(row, matches: old, row: row - offset) : moved.contains(row) {
                     if start == nil {
                         start = row
                         gain = 0
                     }
-                    if !self.row(row, matches: old) { gain += 1 }
+                    if !inPlace[row] { gain += 1 }
                     continue
                 }
                 guard let runStart = start else { continue }
