@@ -10,6 +10,8 @@ loaded from about:blank and from another site.
 - page copy: those bytes fetched once and served again by a static server with the shop's own headers: the page
   without the server's wait for the session's frames. "drawn by its scripts": the same without its first screen's
   HTML, so connect.js and preview.js draw it from the page's bytes.
+- page copy without COOP: the page copy under the shop's headers but `Cross-Origin-Opener-Policy`, which puts the page
+  in a browsing context group of its own: what that header costs a tab.
 - plain file, shop's headers / no headers: a 1.3 KB text file's first animation frame, the floor under any page.
 - "from another site": navigated from a page on http://localhost:PORT (another site than 127.0.0.1), as a shopper
   coming from elsewhere does; "from about:blank" is how scripts/bench-web loads.
@@ -56,11 +58,29 @@ class Files(http.server.SimpleHTTPRequestHandler):
     def end_headers(self):
         if not self.path.startswith("/bare/") and not self.path.startswith("/elsewhere"):
             for name, value in shop_headers:
-                self.send_header(name, value)
+                if not (self.path.startswith("/no-coop/") and name.lower() == "cross-origin-opener-policy"):
+                    self.send_header(name, value)
         super().end_headers()
 
+    def do_GET(self):
+        # The page's scripts and styles (versioned files under /assets/) come from the live server, as it sends them.
+        if "/assets/" not in self.path:
+            return super().do_GET()
+        with urllib.request.urlopen(live.rstrip("/") + self.path[self.path.index("/assets/"):]) as asset:
+            body = asset.read()
+            self.send_response(asset.status)
+            for name, value in asset.getheaders():
+                if name.lower() in ("content-type", "content-encoding", "cache-control"):
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            try:
+                self.wfile.write(body)
+            except (BrokenPipeError, ConnectionResetError):
+                pass   # the page went on without it (a load cancelled by the next navigation)
+
     def translate_path(self, path):
-        return super().translate_path(path.replace("/bare/", "/", 1))
+        return super().translate_path(path.replace("/bare/", "/", 1).replace("/no-coop/", "/", 1))
 
     def log_message(self, *arguments):
         pass
@@ -71,6 +91,7 @@ threading.Thread(target=static.serve_forever, daemon=True).start()
 other = static.server_address[1]
 cases = [("live page", live, "__listShownAt"), ("page copy", f"http://127.0.0.1:{other}/page.html", "__listShownAt"),
          ("page copy, drawn by its scripts", f"http://127.0.0.1:{other}/scripted.html", "__listShownAt"),
+         ("page copy without COOP", f"http://127.0.0.1:{other}/no-coop/page.html", "__listShownAt"),
          ("plain file, shop's headers", f"http://127.0.0.1:{other}/plain.txt", "__firstFrameAt"),
          ("plain file, no headers", f"http://127.0.0.1:{other}/bare/plain.txt", "__firstFrameAt")]
 starts = [("from about:blank", "about:blank"), ("from another site", f"http://localhost:{other}/elsewhere.html")]
