@@ -146,9 +146,9 @@ struct OnePersonJourneyTests {
         }
         for secret in secrets { #expect(!kept.contains(secret), "\(secret.prefix(8))… is kept somewhere") }
         // A code is six digits: looked for on its own, not inside a longer number (a time, a price) and not as the
-        // fraction of one. Hashes, ids and tokens are long runs of letters and digits, and a PostgreSQL dump holds
-        // about 1,600 runs of six digits inside them, so about one run in 200 met a code by chance (CI saw it); they are
-        // blanked first. A timestamp's microseconds ("07.120751+00") are six digits after a point.
+        // fraction of one. Hashes, ids and tokens are long runs of letters and digits, and on PostgreSQL the logs and
+        // the dump held about 1,600 runs of six digits inside them, so about one run in 200 met a code by chance (CI saw
+        // it); they are blanked first. A timestamp's microseconds ("07.120751+00") are six digits after a point.
         let words = kept.replacing(/[0-9A-Za-z_-]{16,}/, with: " ")
         for code in codes {
             guard let match = words.firstMatch(of: try Regex("(?:^|[^0-9.])\(code)(?:[^0-9]|$)")) else { continue }
