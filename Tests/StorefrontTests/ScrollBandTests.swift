@@ -51,7 +51,9 @@ import Testing
             if Bool.random(using: &random), rows > 2 {
                 let offset = [-3, -2, -1, 1, 2, 3].randomElement(using: &random)!
                 new = (0..<rows).map { row in old.indices.contains(row - offset) ? old[row - offset] : "" }
-                for _ in 0..<Int.random(in: 0...2, using: &random) { new[Int.random(in: 0..<rows, using: &random)] = words.randomElement(using: &random)! }
+                for _ in 0..<Int.random(in: 0...2, using: &random) {
+                    new[Int.random(in: 0..<rows, using: &random)] = words.randomElement(using: &random)!
+                }
             } else {
                 new = (0..<rows).map { _ in words.randomElement(using: &random)! }
             }
