@@ -82,16 +82,14 @@ public final class StorefrontViewModel {
     // The state is worked on through `inout` from here: read through `self` around a call, the compiler copies it
     // whole first (every string and array in it retained and released), which put four copies into every key.
 
-    /// Brings `published` up to `app`'s screens, made once a step from the features' states; true when they changed.
+    /// Brings `published` up to `app`'s screens, in place, from the features' states; true when they changed.
     private static func publish(_ app: inout AppState, over published: inout StorefrontState, acceptingInput: inout Bool) -> Bool {
         let wasAccepting = acceptingInput
         acceptingInput = app.isAcceptingInput
-        let screens = app.screens
+        let changed = app.show(on: &published)
         // Input taken again with the screens unchanged (a signed-out shopper's empty cart read back empty) still
         // tells the host: keys typed meanwhile wait for that, and would wait for ever.
-        guard screens != published || (acceptingInput && !wasAccepting) else { return false }
-        published = screens
-        return true
+        return changed || (acceptingInput && !wasAccepting)
     }
 
     private static func lend<Answer>(_ state: inout StorefrontState, to body: (borrowing StorefrontState) -> Answer) -> Answer {
