@@ -106,7 +106,9 @@ public struct Frame: Hashable, Sendable {
         }
     }
 
-    /// True when the cell at `index` shows the same in both frames.
+    /// True when the cell at `index` shows the same in both frames. Inlinable: the encoder asks it of every cell of a
+    /// changed row, from another module.
+    @inlinable
     public func cell(at index: Int, matches other: Frame) -> Bool {
         let a = packed[index]
         let b = other.packed[index]

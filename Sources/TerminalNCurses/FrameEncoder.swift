@@ -161,71 +161,63 @@ struct FrameEncoder {
     @discardableResult
     private mutating func encodeRows(from previous: Frame, to new: Frame, givingUpPast limit: Int = .max) -> Bool {
         let columns = new.size.columns
-        let clustersMatter = !new.clusters.isEmpty || !previous.clusters.isEmpty
         return new.packed.withUnsafeBufferPointer { cells in
-            previous.packed.withUnsafeBufferPointer { old in
-                // `Frame.cell(at:matches:)` without a call for each cell: a changed row of a wide frame is mostly cells
-                // that did not change.
-                func same(_ index: Int) -> Bool {
-                    cells[index] == old[index] && (!clustersMatter || !cells[index].isCluster || new.cell(at: index, matches: previous))
-                }
-                for row in 0..<new.size.rows where !new.row(row, matches: previous) {
-                    if output.count > limit { return false }
-                    let base = row * columns
-                    // Past the row's last change every cell would be passed over: the walk ends there.
-                    var end = columns
-                    while end > 0, same(base + end - 1) { end -= 1 }
-                    var column = 0
-                    while column < end {
-                        let index = base + column
-                        let cell = cells[index]
-                        if cell.isContinuation || same(index) {
-                            column += 1
+            for row in 0..<new.size.rows where !new.row(row, matches: previous) {
+                if output.count > limit { return false }
+                let base = row * columns
+                // Past the row's last change every cell would be passed over: the walk ends there.
+                var end = columns
+                while end > 0, new.cell(at: base + end - 1, matches: previous) { end -= 1 }
+                var column = 0
+                while column < end {
+                    let index = base + column
+                    let cell = cells[index]
+                    if cell.isContinuation || new.cell(at: index, matches: previous) {
+                        column += 1
+                        continue
+                    }
+                    let target = Self.penIndex(cell)
+                    if cell.code == 0x20, !cell.isCluster, target < Self.picturePens, erasable[target] {
+                        var run = 1
+                        var changed = 1
+                        while column + run < columns, cells[index + run] == cell {
+                            if !new.cell(at: index + run, matches: previous) { changed += 1 }
+                            run += 1
+                        }
+                        // Blanks to the end of the row: EL, once the pen is set.
+                        if column + run == columns, run > 3 {
+                            moveCursor(to: (row, column), in: cells, columns: columns)
+                            setPen(target)
+                            output.append(contentsOf: [0x1B, 0x5B, 0x4B])
+                            break
+                        }
+                        // A run inside the row with more changed blanks than ECH's bytes: ECH, and the next change
+                        // moves past it.
+                        if dialect.erasesCharacters, changed > 3 + Self.digits(run) {
+                            moveCursor(to: (row, column), in: cells, columns: columns)
+                            setPen(target)
+                            appendCSI()
+                            appendDecimal(run)
+                            output.append(0x58)
+                            column += run
                             continue
                         }
-                        let target = Self.penIndex(cell)
-                        if cell.code == 0x20, !cell.isCluster, target < Self.picturePens, erasable[target] {
-                            var run = 1
-                            var changed = 1
-                            while column + run < columns, cells[index + run] == cell {
-                                if !same(index + run) { changed += 1 }
-                                run += 1
-                            }
-                            // Blanks to the end of the row: EL, once the pen is set.
-                            if column + run == columns, run > 3 {
-                                moveCursor(to: (row, column), in: cells, columns: columns)
-                                setPen(target)
-                                output.append(contentsOf: [0x1B, 0x5B, 0x4B])
-                                break
-                            }
-                            // A run inside the row with more changed blanks than ECH's bytes: ECH, and the next change
-                            // moves past it.
-                            if dialect.erasesCharacters, changed > 3 + Self.digits(run) {
-                                moveCursor(to: (row, column), in: cells, columns: columns)
-                                setPen(target)
-                                appendCSI()
-                                appendDecimal(run)
-                                output.append(0x58)
-                                column += run
-                                continue
-                            }
-                        }
-                        moveCursor(to: (row, column), in: cells, columns: columns)
-                        // A blank shows only its background: any pen with the same draws it.
-                        let blankAlike = pen.flatMap(look).map { current in look(target).map(current.drawsBlanksAs) ?? false } ?? false
-                        if !(cell.code == 0x20 && !cell.isCluster && blankAlike) {
-                            setPen(target)
-                        }
-                        let span = cell.isWide ? 2 : 1
-                        appendText(of: cell, in: new, span: span)
-                        column += span
-                        // Past the last column the terminal waits to wrap (or, without auto margins, stays on it): only
-                        // CR or an address is sure to land where meant, so the cursor is kept as "the row's end".
-                        cursor = (row, min(column, columns))
                     }
+                    moveCursor(to: (row, column), in: cells, columns: columns)
+                    // A blank shows only its background: any pen with the same draws it.
+                    let blankAlike = pen.flatMap(look).map { current in look(target).map(current.drawsBlanksAs) ?? false } ?? false
+                    if !(cell.code == 0x20 && !cell.isCluster && blankAlike) {
+                        setPen(target)
+                    }
+                    let span = cell.isWide ? 2 : 1
+                    appendText(of: cell, in: new, span: span)
+                    column += span
+                    // Past the last column the terminal waits to wrap (or, without auto margins, stays on it): only
+                    // CR or an address is sure to land where meant, so the cursor is kept as "the row's end".
+                    cursor = (row, min(column, columns))
                 }
-                return output.count <= limit
             }
+            return output.count <= limit
         }
     }
 
