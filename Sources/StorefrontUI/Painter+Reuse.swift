@@ -6,16 +6,23 @@ struct RegionID: Hashable, Sendable {
 
 /// What one region of a frame was drawn from, kept with the frame so the next one can copy the region
 /// instead of drawing it again. Not part of what the frame shows.
-struct RegionMemo: Sendable {
-    var id: RegionID
-    var rows: Range<Int>
-    var columns: Range<Int>
+///
+/// A class: a memo is never changed once made, and a frame that copies the region keeps the very same memo, where a
+/// struct was copied field by field (its content, targets and slots retained) each time it was looked up.
+final class RegionMemo: Sendable {
+    let id: RegionID
+    let rows: Range<Int>
+    let columns: Range<Int>
     /// What the drawing depended on: equal content at the same place draws the same cells.
-    var content: any Sendable
+    let content: any Sendable
     /// The mouse targets the drawing added, added again with a copy.
-    var targets: [MouseTarget]
+    let targets: [MouseTarget]
     /// The pictures the drawing placed, placed again with a copy (whose cells hold them as last drawn).
-    var slots: [PictureSlot] = []
+    let slots: [PictureSlot]
+
+    init(id: RegionID, rows: Range<Int>, columns: Range<Int>, content: any Sendable, targets: [MouseTarget], slots: [PictureSlot] = []) {
+        (self.id, self.rows, self.columns, self.content, self.targets, self.slots) = (id, rows, columns, content, targets, slots)
+    }
 }
 
 /// The rows of a list window as drawn: which item each showed, where, and how.

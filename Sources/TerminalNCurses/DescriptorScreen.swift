@@ -87,7 +87,7 @@ final class DescriptorScreen: SessionScreen {
 
     func draw(_ frame: Frame) {
         guard isActive else { return }
-        encoder.encode(from: previous, to: frame)
+        FrameEncoder.encode(&encoder, from: &previous, to: frame)
         previous = frame
         send(encoder.output)
     }

@@ -83,6 +83,12 @@ struct FrameEncoder {
 
     /// Fills `output` with the bytes that turn `old` (nil: a screen in an unknown state) into `new`: its cells, and its
     /// pictures' pixels where the terminal draws them (`FrameEncoder+Pictures`).
+    /// `encode(from:to:)` with the old frame lent from where its screen keeps it: read through the screen's property, it
+    /// was copied whole at every frame.
+    static func encode(_ encoder: inout FrameEncoder, from old: inout Frame?, to new: Frame) {
+        encoder.encode(from: old, to: new)
+    }
+
     mutating func encode(from old: Frame?, to new: Frame) {
         let erasing = pictureErasure(from: old, to: new)
         if !erasing.isEmpty { forget() }
@@ -101,19 +107,20 @@ struct FrameEncoder {
     /// Fills `output` with the bytes that turn `old`'s cells into `new`'s.
     private mutating func encodeCells(from old: Frame?, to new: Frame) {
         output.removeAll(keepingCapacity: true)
-        let previous: Frame
-        let repaint = old?.size != new.size
-        if let old, !repaint {
-            previous = old
-        } else {
-            // A full repaint: reset and clear, then only what is not blank.
-            output.append(contentsOf: dialect.resetAndClear)
-            pen = 0
-            cursor = (0, 0)
-            previous = Frame(size: new.size, charset: new.charset)
-        }
+        // The old frame is compared where it is: kept in a variable of its own, it was copied (every array in it
+        // retained) at every frame.
+        if let old, old.size == new.size { return encodeCells(against: old, to: new) }
+        // A full repaint: reset and clear, then only what is not blank.
+        output.append(contentsOf: dialect.resetAndClear)
+        pen = 0
+        cursor = (0, 0)
+        encodeRows(from: Frame(size: new.size, charset: new.charset), to: new)
+    }
+
+    /// `encodeCells` for an old frame of the new one's size: its rows, or a band of them moved by the terminal.
+    private mutating func encodeCells(against previous: Frame, to new: Frame) {
         // A band of rows that moved (a scrolled list) may cost less moved by the terminal than drawn again.
-        guard !repaint, dialect.movesLines, let band = new.scrollBand(from: previous) else {
+        guard dialect.movesLines, let band = new.scrollBand(from: previous) else {
             encodeRows(from: previous, to: new)
             return
         }

@@ -179,7 +179,7 @@ final class NCursesScreen {
     func prepare(_ frame: Frame) {
         guard isActive else { return }
         if encoder != nil {
-            encoder!.encode(from: previous, to: frame)
+            FrameEncoder.encode(&encoder!, from: &previous, to: frame)
             previous = frame
         } else {
             writeChanges(frame)
@@ -189,8 +189,9 @@ final class NCursesScreen {
     /// Sends what `prepare` worked out: the bytes in one write, or one `doupdate`.
     func send() {
         guard isActive else { return }
-        if let encoder {
-            writeAll(encoder.output, to: outputFD)
+        // The encoder read in place: bound with `if let`, all of it (its tables, its pictures) was copied at every key.
+        if encoder != nil {
+            writeAll(encoder!.output, to: outputFD)
         } else {
             wnoutrefresh(sf_stdscr())
             doupdate()

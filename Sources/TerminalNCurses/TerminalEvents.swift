@@ -24,7 +24,11 @@ final class TerminalEvents {
     /// Hands the backend an answer the terminal gave; true when it draws pictures another way from now on.
     private let learn: (TerminalAnswer) -> Bool
     private let program: Program
-    private var finish: CheckedContinuation<TerminalSession.Ending, Never>?
+    private var finish: CheckedContinuation<TerminalSession.Ending, Never>? {
+        didSet { isWaitingForEnd = finish != nil }
+    }
+    /// `finish != nil`, kept as it changes: the ticker asks at every state, and the comparison copied the continuation.
+    private var isWaitingForEnd = false
     private var sources: [any DispatchSourceProtocol] = []
     private var ticker: (any DispatchSourceTimer)?
     private var keyWaiter: KeyWaiter?
@@ -257,7 +261,7 @@ final class TerminalEvents {
         // A recording has no timer: a spinner turned by the clock would make each take differ.
         // Once the session has ended (`finish` taken), the ticker is resumed for good: states published after it
         // (the cart's last write answering) must not suspend it, as a source released suspended crashes libdispatch.
-        guard let ticker, !marks.settled, finish != nil else { return }
+        guard let ticker, !marks.settled, isWaitingForEnd else { return }
         if busy && !isTicking {
             ticker.resume()
             isTicking = true

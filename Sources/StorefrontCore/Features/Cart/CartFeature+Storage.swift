@@ -30,8 +30,8 @@ extension CartFeature {
             }
         }
         // Every step ends here, every key among them: the flags are read first, and the lines compared only when a write may go.
-        guard let carts = env.dependencies.carts, state.saveInFlight == nil, !state.isStockCheckInFlight,
-            !state.shell.isWaitingForStorage, let saved = state.savedCart
+        guard state.saveInFlight == nil, !state.isStockCheckInFlight, !state.shell.isWaitingForStorage, let saved = state.savedCart,
+            let carts = env.dependencies.carts
         else { return .none }
         let lines = state.cart.lines
         guard saved != lines, state.saveFailed != lines else { return .none }
