@@ -52,7 +52,8 @@ func catalog(count: Int) throws -> any CatalogRepository {
     let database = try SQLiteDatabase.open(directory: directory)
     // The bundled catalog names its pictures, which come with it: imported as the shop imports it.
     if count == 24 { return try Fixtures.importBundledCatalog(into: database) }
-    return try SQLiteCatalogImport.open(database: database, catalogData: Fixtures.catalogJSON(Fixtures.generatedCatalog(count: count)), source: "bench")
+    let data = try Fixtures.catalogJSON(Fixtures.generatedCatalog(count: count))
+    return try SQLiteCatalogImport.open(database: database, catalogData: data, source: "bench")
 }
 
 @MainActor
