@@ -1,3 +1,5 @@
+import LiveObjects
+
 /// Names a part of the screen whose cells the painter may copy from the frame before.
 struct RegionID: Hashable, Sendable {
     let name: String
@@ -24,6 +26,8 @@ final class RegionMemo: Sendable {
         (self.id, self.rows, self.columns, self.content, self.targets, self.slots) = (id, rows, columns, content, targets, slots)
     }
 }
+
+extension RegionMemo: LiveObject {}
 
 /// The rows of a list window as drawn: which item each showed, where, and how.
 private struct ListWindowMemo<Item: Equatable & Sendable, Look: Equatable & Sendable>: Sendable {
