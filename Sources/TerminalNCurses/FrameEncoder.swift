@@ -81,14 +81,14 @@ struct FrameEncoder {
         cursor = nil
     }
 
-    /// Fills `output` with the bytes that turn `old` (nil: a screen in an unknown state) into `new`: its cells, and its
-    /// pictures' pixels where the terminal draws them (`FrameEncoder+Pictures`).
     /// `encode(from:to:)` with the old frame lent from where its screen keeps it: read through the screen's property, it
     /// was copied whole at every frame.
     static func encode(_ encoder: inout FrameEncoder, from old: inout Frame?, to new: Frame) {
         encoder.encode(from: old, to: new)
     }
 
+    /// Fills `output` with the bytes that turn `old` (nil: a screen in an unknown state) into `new`: its cells, and its
+    /// pictures' pixels where the terminal draws them (`FrameEncoder+Pictures`).
     mutating func encode(from old: Frame?, to new: Frame) {
         let erasing = pictureErasure(from: old, to: new)
         if !erasing.isEmpty { forget() }
